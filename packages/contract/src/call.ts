@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+/**
+ * Who may make a call:
+ * - public: anyone (the session is still read when present);
+ * - session: a logged-in console user (customer or operator);
+ * - admin: a logged-in operator.
+ */
+export type CallAuth = 'public' | 'session' | 'admin';
+
+/**
+ * One call of the API: its address, who may make it, its input and the `data` of its answer.
+ * The server registers routes from these, the console's client is typed from them, and the
+ * OpenAPI document and the online tester's catalogue are generated from them: one source.
+ */
+export interface CallDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
+  /** Stable operation id, `<domain>.<name>`. */
+  id: string;
+  method: 'GET' | 'POST';
+  path: string;
+  auth: CallAuth;
+  /** Group name in the API reference (Chinese). */
+  tag: string;
+  summary: string;
+  description?: string;
+  /** Body for POST, query for GET. */
+  request: Req;
+  /** The `data` of a successful envelope. */
+  response: Res;
+}
+
+export function defineCall<Req extends z.ZodType, Res extends z.ZodType>(
+  def: CallDef<Req, Res>,
+): CallDef<Req, Res> {
+  return def;
+}
+
+export type CallRequest<C> = C extends CallDef<infer Req, z.ZodType> ? z.input<Req> : never;
+export type CallResponse<C> = C extends CallDef<z.ZodType, infer Res> ? z.output<Res> : never;
+
+/** Every answer is `{ code, message, data }`; success is the string "200". */
+export function envelopeSchema<T extends z.ZodType>(data: T) {
+  return z.object({ code: z.string(), message: z.string(), data });
+}
+export interface Envelope<T> {
+  code: string;
+  message: string;
+  data: T;
+}
+
+/** A request with no input: accepts `{}` and an absent body alike. */
+export const emptyRequest = z.strictObject({}).optional().default({});
+/** An answer with no data. */
+export const emptyResponse = z.null();

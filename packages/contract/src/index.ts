@@ -1,0 +1,21 @@
+export * from './call.js';
+export * from './constants.js';
+export * from './domain.js';
+export * from './errors.js';
+export * from './fields.js';
+export * as authCalls from './calls/auth.js';
+export * as systemCalls from './calls/system.js';
+export { type SmsScene, smsScene } from './calls/auth.js';
+
+import type { CallDef } from './call.js';
+import * as auth from './calls/auth.js';
+import * as system from './calls/system.js';
+
+function callsOf(module: Record<string, unknown>): CallDef[] {
+  return Object.values(module).filter(
+    (v): v is CallDef => typeof v === 'object' && v !== null && 'path' in v && 'method' in v,
+  );
+}
+
+/** Every call of the API, for the OpenAPI document and the online tester's catalogue. */
+export const allCalls: CallDef[] = [...callsOf(system), ...callsOf(auth)];
