@@ -9,10 +9,9 @@ export const ACCOUNT_TYPE_LABELS: Record<AccountTypeValue, string> = {
   3: '托管',
   4: '私有化',
 };
-export const accountTypeSchema = z.union(
-  [z.literal(1), z.literal(2), z.literal(3), z.literal(4)],
-  { error: '接入方式只能是 1(SaaS)、2(本地)、3(托管) 或 4(私有化)' },
-);
+export const accountTypeSchema = z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)], {
+  error: '接入方式只能是 1(SaaS)、2(本地)、3(托管) 或 4(私有化)',
+});
 
 /** Real-name status (spec §3 realNameUser, §4). Any other value counts as unverified. */
 export const RealNameStatus = { UNVERIFIED: 0, VERIFIED: 1, REVIEWING: 2, REFUSED: 3 } as const;

@@ -30,10 +30,7 @@ export const passwordField = z
   .regex(/\d/, PASSWORD_RULE_TEXT);
 
 /** A password typed at login: no rule beyond a sane size, so older passwords still work. */
-export const loginPasswordField = z
-  .string({ error: '请输入密码' })
-  .min(1, '请输入密码')
-  .max(128, '密码过长');
+export const loginPasswordField = z.string({ error: '请输入密码' }).min(1, '请输入密码').max(128, '密码过长');
 
 export const captchaIdField = z
   .string({ error: '缺少图形验证码编号，请刷新验证码' })

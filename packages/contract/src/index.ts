@@ -1,11 +1,11 @@
 export * from './call.js';
+export * as authCalls from './calls/auth.js';
+export { type SmsScene, smsScene } from './calls/auth.js';
+export * as systemCalls from './calls/system.js';
 export * from './constants.js';
 export * from './domain.js';
 export * from './errors.js';
 export * from './fields.js';
-export * as authCalls from './calls/auth.js';
-export * as systemCalls from './calls/system.js';
-export { type SmsScene, smsScene } from './calls/auth.js';
 
 import type { CallDef } from './call.js';
 import * as auth from './calls/auth.js';

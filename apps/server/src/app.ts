@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler } from 'fastify-type-provider-zod';
+import type { ZodType } from 'zod';
+import type { Config } from './config.js';
+import type { Database } from './db/index.js';
+import { registerApiDocs } from './docs.js';
+import { startHousekeeping } from './housekeeping.js';
+import { installErrorHandler } from './lib/error-handler.js';
+import { createRouter } from './lib/http.js';
+import { RequestValidationError } from './lib/validation.js';
+import { createAuditService } from './modules/audit/service.js';
+import { registerAuthRoutes } from './modules/auth/routes.js';
+import { createAuthService } from './modules/auth/service.js';
+import { createSessionService, tokenFromHeader } from './modules/auth/sessions.js';
+import { type CaptchaGenerator, createCaptchaService } from './modules/captcha/service.js';
+import { createSettingsService } from './modules/settings/service.js';
+import { devOutboxProvider, type SmsProvider } from './modules/sms/provider.js';
+import { createSmsService } from './modules/sms/service.js';
+import { registerSystemRoutes } from './modules/system/routes.js';
+import { registerConsole } from './web.js';
+
+export interface BuildOptions {
+  config: Config;
+  database: Database;
+  logger?: FastifyServerOptions['logger'];
+  /** Replaces the SMS provider chosen by config (tests capture codes this way). */
+  smsProvider?: SmsProvider;
+  /** Replaces the captcha picture maker (tests need to know the answer). */
+  captchaGenerator?: CaptchaGenerator;
+  /** Per-IP limit of captcha, SMS and login calls per minute. */
+  sensitiveRateLimit?: number;
+  housekeeping?: boolean;
+}
+
+/** Builds the whole service from its config and database. main.ts and the tests both use it. */
+export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
+  const { config, database } = opts;
+  const app = Fastify({
+    logger: opts.logger ?? { level: config.logLevel },
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    // Schemas are zod: parse with zod (the error names the field), serialize through the response
+    // schema so nothing undeclared leaves the service.
+  });
+  app.setValidatorCompiler(({ schema }) => (data: unknown) => {
+    const result = (schema as ZodType).safeParse(data ?? undefined);
+    return result.success
+      ? { value: result.data }
+      : { error: new RequestValidationError(result.error.issues) };
+  });
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+  installErrorHandler(app);
+
+  if (config.captchaFixedCode) {
+    app.log.warn(
+      'CAPTCHA_FIXED_CODE is set: every captcha accepts that code. For automated tests and demos only.',
+    );
+  }
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        styleSrc: ["'self'", "'unsafe-inline'"], // antd writes its styles at run time
+        scriptSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(rateLimit, {
+    global: true,
+    max: config.rateLimitPerMinute,
+    timeWindow: 60_000,
+    allowList: (req) => req.url === '/healthz' || req.url === '/readyz',
+  });
+  if (config.corsOrigins.length > 0) {
+    // Same-origin only unless the operator lists other origins; imported lazily as few need it.
+    const cors = (await import('@fastify/cors')).default;
+    await app.register(cors, { origin: config.corsOrigins });
+  }
+  await registerApiDocs(app, config);
+
+  const db = database.db;
+  const sessions = createSessionService(db, config.session);
+  const captcha = createCaptchaService(db, config.captchaFixedCode, opts.captchaGenerator);
+  const sms = createSmsService(db, opts.smsProvider ?? devOutboxProvider(app.log));
+  const settings = createSettingsService(db);
+  const audit = createAuditService(db);
+  const auth = createAuthService({
+    db,
+    serverFlag: config.serverFlag,
+    captcha,
+    sms,
+    sessions,
+    settings,
+    audit,
+  });
+
+  const route = createRouter(app, (req) => sessions.authenticate(tokenFromHeader(req.headers.authorization)));
+  registerSystemRoutes(app, route, config, database);
+  registerAuthRoutes(route, auth, captcha, { sensitivePerMinute: opts.sensitiveRateLimit ?? 30 });
+
+  await registerConsole(app, config.webDistDir);
+
+  if (opts.housekeeping ?? true) {
+    let stop: (() => void) | undefined;
+    app.addHook('onReady', async () => {
+      stop = startHousekeeping(db, app.log);
+    });
+    app.addHook('onClose', async () => stop?.());
+  }
+  return app;
+}

@@ -1,0 +1,130 @@
+import path from 'node:path';
+import { PRODUCT_TITLE_DEFAULT } from '@wxc/contract';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', ''])
+  .transform((v) => v === 'true' || v === '1')
+  .optional();
+const positiveInt = (def: number) => z.coerce.number().int().positive().default(def);
+
+/**
+ * Every setting of the service, read from the environment once and validated here. Nothing else
+ * reads `process.env`. Documented in README.md (keep both in step).
+ */
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(
+      /^postgres(ql)?:\/\//,
+      'DATABASE_URL must be a postgres:// URL (leave it unset for embedded SQLite)',
+    )
+    .optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PRODUCT_TITLE: z.string().min(1).default(PRODUCT_TITLE_DEFAULT),
+  SERVER_FLAG: z.string().min(1).optional(),
+  PUBLIC_URL: z.string().url().optional(),
+  SUPPORT_QR_URL: z.string().optional(),
+  SUPPORT_TEXT: z.string().default('工作日 9:00-18:00，扫码添加客服'),
+  ADMIN_ACCOUNT: z.string().min(1).max(64).default('admin'),
+  ADMIN_PASSWORD: z.string().min(8).optional(),
+  SEED_DEMO: bool,
+  CAPTCHA_FIXED_CODE: z.string().min(1).max(8).optional(),
+  SMS_PROVIDER: z.enum(['dev-outbox']).default('dev-outbox'),
+  SMS_DEV_OUTBOX_IN_PRODUCTION: bool,
+  SESSION_IDLE_MINUTES: positiveInt(120),
+  SESSION_MAX_HOURS: positiveInt(24 * 7),
+  RATE_LIMIT_PER_MINUTE: positiveInt(600),
+  TRUST_PROXY: bool,
+  CORS_ORIGINS: z.string().default(''),
+  WEB_DIST_DIR: z.string().optional(),
+});
+
+export type Env = z.input<typeof envSchema>;
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  isProduction: boolean;
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Unset: embedded SQLite in `dataDir`. */
+  databaseUrl: string | undefined;
+  logLevel: string;
+  productTitle: string;
+  serverFlag: string;
+  /** The service address shown to customers (showByRecord `api`, curl examples). */
+  publicUrl: string;
+  supportQrUrl: string | null;
+  supportText: string;
+  admin: { account: string; password: string | undefined };
+  /** Demo company and its data: embedded SQLite outside production only. */
+  seedDemo: boolean;
+  captchaFixedCode: string | undefined;
+  sms: { provider: 'dev-outbox' };
+  session: { idleMs: number; maxMs: number };
+  rateLimitPerMinute: number;
+  trustProxy: boolean;
+  corsOrigins: string[];
+  webDistDir: string;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const isProduction = e.NODE_ENV === 'production';
+
+  if (isProduction && e.CAPTCHA_FIXED_CODE) {
+    throw new ConfigError('CAPTCHA_FIXED_CODE is for automated tests only and is refused in production');
+  }
+  if (isProduction && e.SMS_PROVIDER === 'dev-outbox' && !e.SMS_DEV_OUTBOX_IN_PRODUCTION) {
+    throw new ConfigError(
+      'SMS_PROVIDER=dev-outbox writes codes to the log; in production configure a real SMS provider or set SMS_DEV_OUTBOX_IN_PRODUCTION=true explicitly',
+    );
+  }
+  if (e.SEED_DEMO && (isProduction || e.DATABASE_URL)) {
+    throw new ConfigError('SEED_DEMO is only for the embedded SQLite database outside production');
+  }
+
+  const publicHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST;
+  return {
+    env: e.NODE_ENV,
+    isProduction,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    logLevel: e.LOG_LEVEL,
+    productTitle: e.PRODUCT_TITLE,
+    serverFlag: e.SERVER_FLAG ?? (isProduction ? 'formal' : 'test'),
+    publicUrl: (e.PUBLIC_URL ?? `http://${publicHost}:${e.PORT}`).replace(/\/$/, ''),
+    supportQrUrl: e.SUPPORT_QR_URL || null,
+    supportText: e.SUPPORT_TEXT,
+    admin: { account: e.ADMIN_ACCOUNT, password: e.ADMIN_PASSWORD },
+    seedDemo: e.SEED_DEMO ?? (!isProduction && !e.DATABASE_URL),
+    captchaFixedCode: e.CAPTCHA_FIXED_CODE,
+    sms: { provider: e.SMS_PROVIDER },
+    session: { idleMs: e.SESSION_IDLE_MINUTES * 60_000, maxMs: e.SESSION_MAX_HOURS * 3_600_000 },
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    trustProxy: e.TRUST_PROXY ?? false,
+    corsOrigins: e.CORS_ORIGINS.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    webDistDir: path.resolve(e.WEB_DIST_DIR ?? defaultWebDist()),
+  };
+}
+
+/** The console's build output: beside the server bundle in a checkout. */
+function defaultWebDist(): string {
+  return path.resolve(import.meta.dirname, '../../web/dist');
+}

@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely';
+import * as m0001 from './0001_accounts.js';
+
+/**
+ * Every migration, in order. Listed here rather than read from disk so the bundled server carries
+ * them. Never edit a migration that has shipped: add the next one.
+ */
+export const migrations: Record<string, Migration> = {
+  '0001_accounts': m0001,
+};

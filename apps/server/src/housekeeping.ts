@@ -1,0 +1,25 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { DB } from './db/schema.js';
+import * as sessions from './modules/auth/repo.js';
+import * as captchas from './modules/captcha/repo.js';
+import * as sms from './modules/sms/repo.js';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/** Deletes rows no rule needs any more. Safe to run from several processes at once. */
+export async function sweep(db: Kysely<DB>, now = Date.now()): Promise<void> {
+  await captchas.deleteExpired(db, now - HOUR);
+  await sms.deleteOlderThan(db, now - 2 * DAY); // the daily cap looks back 24 h
+  await sessions.deleteLoginFailuresBefore(db, now - DAY);
+  await sessions.deleteSessionsEndedBefore(db, now - 30 * DAY);
+}
+
+export function startHousekeeping(db: Kysely<DB>, log: FastifyBaseLogger, everyMs = HOUR): () => void {
+  const run = () => sweep(db).catch((err) => log.error({ err }, 'housekeeping failed'));
+  const timer = setInterval(run, everyMs);
+  timer.unref();
+  void run();
+  return () => clearInterval(timer);
+}

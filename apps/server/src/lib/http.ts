@@ -1,0 +1,75 @@
+import type { CallDef } from '@wxc/contract';
+import { envelopeSchema, OK_CODE } from '@wxc/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import type { z } from 'zod';
+import type { AuthContext } from '../modules/auth/sessions.js';
+import { AppError } from './errors.js';
+
+export interface CallContext<Input, Auth> {
+  input: Input;
+  /** The logged-in user; always present unless the call is public. */
+  auth: Auth;
+  ip: string;
+  userAgent: string;
+  req: FastifyRequest;
+  reply: FastifyReply;
+}
+
+type AuthFor<C extends CallDef> = C['auth'] extends 'public' ? AuthContext | null : AuthContext;
+
+export type Authenticate = (req: FastifyRequest) => Promise<AuthContext | null>;
+
+export interface RouteExtras {
+  /** Per-route rate limit (requests per minute per IP); the global limit applies otherwise. */
+  rateLimitPerMinute?: number;
+}
+
+/**
+ * Registers one contract call: the route handler receives parsed input and the caller's identity,
+ * returns the `data`, and the envelope is added here. Nothing else belongs in a handler.
+ */
+export function createRouter(app: FastifyInstance, authenticate: Authenticate) {
+  return function route<C extends CallDef>(
+    def: C,
+    handler: (ctx: CallContext<z.output<C['request']>, AuthFor<C>>) => Promise<z.output<C['response']>>,
+    extras: RouteExtras = {},
+  ): void {
+    const inputKey = def.method === 'GET' ? 'querystring' : 'body';
+    const options: RouteShorthandOptions = {
+      schema: {
+        operationId: def.id,
+        tags: [def.tag],
+        summary: def.summary,
+        ...(def.description ? { description: def.description } : {}),
+        ...(def.auth === 'public' ? {} : { security: [{ session: [] }] }),
+        [inputKey]: def.request,
+        response: { 200: envelopeSchema(def.response) },
+      },
+      ...(extras.rateLimitPerMinute
+        ? { config: { rateLimit: { max: extras.rateLimitPerMinute, timeWindow: 60_000 } } }
+        : {}),
+    };
+    app.route({
+      method: def.method,
+      url: def.path,
+      ...options,
+      handler: async (req, reply) => {
+        const auth = await authenticate(req);
+        if (def.auth !== 'public' && !auth) throw new AppError('UNAUTHENTICATED');
+        if (def.auth === 'admin' && !auth?.user.roles.includes('admin')) throw new AppError('FORBIDDEN');
+        const input = (def.method === 'GET' ? req.query : req.body) as z.output<C['request']>;
+        const data = await handler({
+          input,
+          auth: auth as AuthFor<C>,
+          ip: req.ip,
+          userAgent: String(req.headers['user-agent'] ?? '').slice(0, 255),
+          req,
+          reply,
+        });
+        return { code: OK_CODE, message: '成功', data: data ?? null };
+      },
+    });
+  };
+}
+
+export type Route = ReturnType<typeof createRouter>;

@@ -1,0 +1,71 @@
+import path from 'node:path';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { migrateToLatest, openDatabase } from './db/index.js';
+import { seed } from './seed.js';
+
+async function main() {
+  const config = loadConfig();
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    sqliteFile: path.join(config.dataDir, 'app.sqlite'),
+  });
+  await migrateToLatest(database.db);
+  const report = await seed(database.db, config);
+  const app = await buildApp({ config, database });
+  app.addHook('onClose', () => database.close());
+
+  let closing = false;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      if (closing) return;
+      closing = true;
+      app.log.info(`${signal}: finishing open requests, then stopping`);
+      const force = setTimeout(() => process.exit(1), 10_000);
+      force.unref();
+      app.close().then(
+        () => process.exit(0),
+        (err) => {
+          app.log.error({ err }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    });
+  }
+
+  await app.listen({ port: config.port, host: config.host });
+  const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${app.server.address() && typeof app.server.address() === 'object' ? (app.server.address() as { port: number }).port : config.port}`;
+
+  // The start banner goes to stdout as plain text, for the person who ran `npm start`.
+  const admin = report.admin;
+  const adminLine = admin.password
+    ? `${admin.account} / ${admin.password}   (generated now; also saved in ${path.join(config.dataDir, 'initial-admin-password.txt')})`
+    : admin.passwordFile
+      ? `${admin.account} / (see ${admin.passwordFile})`
+      : `${admin.account} / (the ADMIN_PASSWORD it was created with)`;
+  const lines = [
+    '',
+    `  ${config.productTitle} is running`,
+    `  Console:        ${url}`,
+    `  API reference:  ${url}/docs`,
+    `  Database:       ${database.dialect === 'sqlite' ? path.join(config.dataDir, 'app.sqlite') : 'PostgreSQL'}`,
+    `  Operator login: ${adminLine}`,
+    ...(report.demo ? [`  Demo customer:  ${report.demo.account} / ${report.demo.password}`] : []),
+    ...(config.sms.provider === 'dev-outbox'
+      ? ['  SMS codes:      printed in this log as [dev-sms] lines (dev outbox)']
+      : []),
+    '',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+main().catch((err) => {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`${err.message}\n`);
+  } else {
+    process.stderr.write(
+      `Failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
+  }
+  process.exit(1);
+});

@@ -1,0 +1,222 @@
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import type { CallDef, CallRequest, UserInfo } from '@wxc/contract';
+import { authCalls } from '@wxc/contract';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { type Database, type Dialect, migrateToLatest, openDatabase } from '../src/db/index.js';
+import type { DB } from '../src/db/schema.js';
+
+/**
+ * API tests run against SQLite always, and PostgreSQL when TEST_DATABASE_URL is set (CI sets it;
+ * under CI a missing PostgreSQL is a failure, not a skip).
+ */
+const PG_URL = process.env.TEST_DATABASE_URL;
+if (process.env.CI === 'true' && !PG_URL) {
+  throw new Error('CI=true but TEST_DATABASE_URL is not set: the PostgreSQL suite may not be skipped in CI');
+}
+export const dialects: Dialect[] = PG_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+export interface SentSms {
+  phone: string;
+  scene: string;
+  code: string;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  /** SMS codes "sent", newest last. */
+  outbox: SentSms[];
+  /** The answer of every captcha issued, by captchaId. */
+  captchaAnswers: Map<string, string>;
+  call<C extends CallDef>(def: C, input?: CallRequest<C>, opts?: CallOptions): Promise<CallResult>;
+  close(): Promise<void>;
+}
+
+export interface CallOptions {
+  token?: string;
+  ip?: string;
+}
+export interface CallResult {
+  status: number;
+  code: string;
+  message: string;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read whatever data a call returns
+  data: any;
+  headers: Record<string, unknown>;
+}
+
+/** The captcha code every test captcha accepts besides its own answer. */
+export const FIXED_CAPTCHA = 'pass';
+
+export async function createTestApp(dialect: Dialect, env: Record<string, string> = {}): Promise<TestApp> {
+  let dropSchema: (() => Promise<void>) | undefined;
+  let database: Database;
+  if (dialect === 'postgres') {
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    await admin.end();
+    database = await openDatabase({ databaseUrl: PG_URL, pgSchema: schema });
+    dropSchema = async () => {
+      const c = new pg.Client({ connectionString: PG_URL });
+      await c.connect();
+      await c.query(`drop schema ${schema} cascade`);
+      await c.end();
+    };
+  } else {
+    database = await openDatabase({ sqliteFile: ':memory:' });
+  }
+  await migrateToLatest(database.db);
+
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: path.join(os.tmpdir(), `wxc-test-${randomBytes(4).toString('hex')}`),
+    CAPTCHA_FIXED_CODE: FIXED_CAPTCHA,
+    WEB_DIST_DIR: path.join(os.tmpdir(), 'wxc-no-console'),
+    RATE_LIMIT_PER_MINUTE: '100000',
+    ...env,
+  });
+  const outbox: SentSms[] = [];
+  const captchaAnswers = new Map<string, string>();
+  let nextCaptcha = 0;
+  const app = await buildApp({
+    config,
+    database,
+    logger: false,
+    housekeeping: false,
+    sensitiveRateLimit: 100_000,
+    smsProvider: {
+      name: 'test-outbox',
+      async sendCode(phone, scene, code) {
+        outbox.push({ phone, scene, code });
+      },
+    },
+    captchaGenerator: () => {
+      nextCaptcha += 1;
+      return { text: `c${nextCaptcha}x`, data: '<svg/>' };
+    },
+  });
+  app.addHook('onSend', async (req, _reply, payload) => {
+    if (req.url.startsWith('/api/normal/tools/getVerifyCode') && typeof payload === 'string') {
+      const { data } = JSON.parse(payload);
+      if (data?.captchaId) captchaAnswers.set(data.captchaId, `c${nextCaptcha}x`);
+    }
+    return payload;
+  });
+  await app.ready();
+
+  return {
+    app,
+    database,
+    outbox,
+    captchaAnswers,
+    async call(def, input, opts = {}) {
+      const res = await app.inject({
+        method: def.method,
+        url: def.path,
+        ...(def.method === 'GET'
+          ? { query: (input ?? {}) as Record<string, string> }
+          : { payload: (input ?? {}) as object }),
+        headers: opts.token ? { authorization: opts.token } : {},
+        remoteAddress: opts.ip ?? '127.0.0.1',
+      });
+      const body = res.json();
+      return {
+        status: res.statusCode,
+        code: body.code,
+        message: body.message,
+        data: body.data,
+        headers: res.headers,
+      };
+    },
+    async close() {
+      await app.close();
+      await database.close();
+      await dropSchema?.();
+    },
+  };
+}
+
+/** Row counts of every table: "bad input writes nothing" compares two of these. */
+export async function tableCounts(database: Database): Promise<Record<keyof DB, number>> {
+  const tables: (keyof DB)[] = [
+    'users',
+    'sessions',
+    'captchas',
+    'sms_codes',
+    'login_failures',
+    'settings',
+    'audit_log',
+  ];
+  const counts = {} as Record<keyof DB, number>;
+  for (const t of tables) {
+    const row = await database.db
+      .selectFrom(t)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    counts[t] = Number(row.n);
+  }
+  return counts;
+}
+
+let phoneSeq = 0;
+/** A mobile number no other test in this process uses. */
+export function uniquePhone(): string {
+  phoneSeq += 1;
+  return `139${String(process.pid % 10000).padStart(4, '0')}${String(phoneSeq).padStart(4, '0')}`;
+}
+
+export const PASSWORD = 'secret123abc';
+
+/** Registers a company through the API and returns its token and user info. */
+export async function registerCompany(
+  t: TestApp,
+  opts: { phone?: string; companyName?: string; password?: string; ip?: string } = {},
+): Promise<{ token: string; user: UserInfo; phone: string; password: string }> {
+  const phone = opts.phone ?? uniquePhone();
+  const password = opts.password ?? PASSWORD;
+  const ip = opts.ip ?? '10.1.0.1';
+  const sent = await t.call(
+    authCalls.sendRegisterSms,
+    { phone, captchaId: 'x', captchaCode: FIXED_CAPTCHA },
+    { ip },
+  );
+  if (sent.code !== '200') throw new Error(`sendRegisterSms failed: ${sent.message}`);
+  const code = lastCode(t, phone);
+  const res = await t.call(
+    authCalls.register,
+    {
+      companyName: opts.companyName ?? '测试科技有限公司',
+      companyAccount: phone,
+      password,
+      checkPassword: password,
+      verifyCode: code,
+      readMsg: true,
+    },
+    { ip },
+  );
+  if (res.code !== '200') throw new Error(`register failed: ${res.message}`);
+  return { token: res.data.token, user: res.data.userInfo, phone, password };
+}
+
+export function lastCode(t: TestApp, phone: string): string {
+  const sms = [...t.outbox].reverse().find((m) => m.phone === phone);
+  if (!sms) throw new Error(`no SMS sent to ${phone}`);
+  return sms.code;
+}
+
+/** A fresh captcha and its answer. */
+export async function solvedCaptcha(
+  t: TestApp,
+  ip?: string,
+): Promise<{ captchaId: string; captchaCode: string }> {
+  const res = await t.call(authCalls.getVerifyCode, {}, ip ? { ip } : {});
+  const captchaId = res.data.captchaId as string;
+  return { captchaId, captchaCode: t.captchaAnswers.get(captchaId)! };
+}
