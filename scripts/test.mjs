@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+// `npm test`: lint, typecheck, unit tests, API tests (SQLite, plus PostgreSQL when TEST_DATABASE_URL
+// is set), then the production build and browser tests (when Chromium is found). Says plainly what
+// it skipped and why; under CI=true nothing may be skipped. Ends with one line "N passed, N failed".
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const CI = process.env.CI === 'true';
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const reportDir = mkdtempSync(path.join(os.tmpdir(), 'wxc-test-'));
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const steps = [];
+const skipped = [];
+
+function run(name, cmd, args, env = {}) {
+  process.stdout.write(`\n▶ ${name}: ${cmd} ${args.join(' ')}\n`);
+  const started = Date.now();
+  const res = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  const ok = res.status === 0;
+  steps.push({ name, ok, seconds: ((Date.now() - started) / 1000).toFixed(1) });
+  return ok;
+}
+
+function vitest(project, env = {}) {
+  const out = path.join(reportDir, `${project}.json`);
+  const ok = run(
+    `${project} tests`,
+    'npx',
+    ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`],
+    env,
+  );
+  if (existsSync(out)) {
+    const r = JSON.parse(readFileSync(out, 'utf8'));
+    totals.passed += r.numPassedTests;
+    totals.failed += r.numFailedTests;
+    totals.skipped += r.numPendingTests + r.numTodoTests;
+    if (!ok && r.numFailedTests === 0) totals.failed += 1; // a suite that failed to load
+  } else if (!ok) {
+    totals.failed += 1;
+  }
+  return ok;
+}
+
+let ok = run('lint', 'npx', ['biome', 'check', '.']);
+ok = run('typecheck', 'npm', ['run', '--silent', 'typecheck']) && ok;
+ok = vitest('unit') && ok;
+
+if (!process.env.TEST_DATABASE_URL) {
+  const why = 'TEST_DATABASE_URL is not set, so the API tests ran on SQLite only';
+  if (CI) {
+    console.error(`\n✗ ${why}; CI requires PostgreSQL too`);
+    ok = false;
+  } else skipped.push(why);
+}
+ok = vitest('api') && ok;
+
+if (existsSync(chromium)) {
+  ok = run('production build', 'npm', ['run', '--silent', 'build']) && ok;
+  ok = vitest('e2e', { CHROMIUM_PATH: chromium }) && ok;
+} else {
+  const why = `browser tests: Chromium not found at ${chromium} (apt-get install -y chromium)`;
+  if (CI) {
+    console.error(`\n✗ ${why}; CI requires them`);
+    ok = false;
+  } else skipped.push(why);
+}
+
+console.log('\nSummary');
+for (const s of steps) console.log(`  ${s.ok ? '✓' : '✗'} ${s.name} (${s.seconds}s)`);
+for (const s of skipped) console.log(`  - skipped: ${s}`);
+console.log(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
+process.exit(ok && totals.failed === 0 ? 0 : 1);
