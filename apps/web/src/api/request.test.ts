@@ -1,0 +1,264 @@
+import { authCalls, ERROR_TOAST_MS, REQUEST_TIMEOUT_MS, systemCalls } from '@wxc/contract';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, type ConfirmOptions, createRequester, TEXT } from './request';
+
+const userInfo = {
+  id: 'u1',
+  companyName: '测试公司',
+  companyAccount: '13800000000',
+  userName: '张三',
+  accountType: 1,
+  realNameUser: 0,
+  serverFlag: 'formal',
+  roles: ['customer'],
+};
+
+function jsonResponse(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+function setup(options: { token?: string; confirmAnswer?: boolean } = {}) {
+  const fetch = vi.fn<typeof globalThis.fetch>();
+  const errors: Array<[string, number]> = [];
+  const confirms: ConfirmOptions[] = [];
+  let resolveConfirm: ((ok: boolean) => void) | undefined;
+  const ui = {
+    error: vi.fn((text: string, ms: number) => {
+      errors.push([text, ms]);
+    }),
+    confirm: vi.fn((o: ConfirmOptions) => {
+      confirms.push(o);
+      if (options.confirmAnswer !== undefined) return Promise.resolve(options.confirmAnswer);
+      return new Promise<boolean>((resolve) => {
+        resolveConfirm = resolve;
+      });
+    }),
+  };
+  const session = {
+    getToken: vi.fn(() => options.token),
+    relogin: vi.fn(),
+    resetAndReload: vi.fn(),
+  };
+  const { call } = createRequester({ fetch, ui, session });
+  return { call, fetch, ui, session, errors, confirms, answer: (ok: boolean) => resolveConfirm?.(ok) };
+}
+
+const flush = () => new Promise((r) => setTimeout(r, 0));
+
+describe('request: sending', () => {
+  it('POSTs JSON to the contract path with an empty base URL and no Authorization without a token', async () => {
+    const t = setup();
+    t.fetch.mockResolvedValue(jsonResponse({ code: '200', message: '成功', data: { open: true } }));
+    await expect(t.call(authCalls.isAutoRegiste, {})).resolves.toEqual({ open: true });
+    const [url, init] = t.fetch.mock.calls[0]!;
+    expect(url).toBe('/api/normal/isAutoRegiste');
+    expect(init?.method).toBe('POST');
+    expect(init?.body).toBe('{}');
+    expect((init?.headers ?? {}) as Record<string, string>).not.toHaveProperty('Authorization');
+  });
+
+  it('sends the stored token raw in the Authorization header', async () => {
+    const t = setup({ token: 'tok-123' });
+    t.fetch.mockResolvedValue(jsonResponse({ code: '200', message: '', data: userInfo }));
+    await expect(t.call(authCalls.refreshLoginInfo, {})).resolves.toEqual(userInfo);
+    const init = t.fetch.mock.calls[0]![1];
+    expect((init?.headers ?? {}) as Record<string, string>).toHaveProperty('Authorization', 'tok-123');
+  });
+
+  it('puts GET input in the query string, with no body', async () => {
+    const t = setup();
+    t.fetch.mockResolvedValue(
+      jsonResponse({ code: '200', message: '', data: { captchaId: 'c1', image: 'data:image/svg+xml,x' } }),
+    );
+    await t.call(authCalls.getVerifyCode, { t: '42' });
+    const [url, init] = t.fetch.mock.calls[0]!;
+    expect(url).toBe('/api/normal/tools/getVerifyCode?t=42');
+    expect(init?.method).toBe('GET');
+    expect(init?.body).toBeUndefined();
+  });
+
+  it('rejects bad input before sending, with the contract message as a toast', async () => {
+    const t = setup();
+    const error = await t.call(authCalls.modUserName, { userName: '' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).kind).toBe('invalid-input');
+    expect(t.fetch).not.toHaveBeenCalled();
+    expect(t.errors).toEqual([['请输入用户名', ERROR_TOAST_MS]]);
+  });
+});
+
+describe('request: answers', () => {
+  it('treats only the string "200" as success', async () => {
+    const t = setup();
+    t.fetch.mockResolvedValue(jsonResponse({ code: 200, message: '数字码', data: null }));
+    await expect(t.call(authCalls.logout, {})).rejects.toMatchObject({ code: '200', kind: 'business' });
+    expect(t.errors).toEqual([['数字码', 5000]]);
+  });
+
+  it('rejects other codes with the message as a 5 s toast', async () => {
+    const t = setup();
+    t.fetch.mockResolvedValue(jsonResponse({ code: '40013', message: '账号或密码错误', data: null }, 400));
+    const error = (await t
+      .call(authCalls.login, { companyAccount: 'a', password: 'b', captchaId: 'c', captchaCode: '1234' })
+      .catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ code: '40013', message: '账号或密码错误', status: 400 });
+    expect(t.errors).toEqual([['账号或密码错误', 5000]]);
+    expect(t.ui.confirm).not.toHaveBeenCalled();
+  });
+
+  it('falls back to 请求失败 when the message is empty', async () => {
+    const t = setup();
+    t.fetch.mockResolvedValue(jsonResponse({ code: '500', message: '', data: null }, 500));
+    await expect(t.call(authCalls.logout, {})).rejects.toMatchObject({ message: TEXT.fallback });
+    expect(t.errors).toEqual([[TEXT.fallback, 5000]]);
+  });
+
+  it('shows the sniped text for a message containing 秒没', async () => {
+    const t = setup();
+    t.fetch.mockResolvedValue(jsonResponse({ code: '40099', message: '二维码秒没了', data: null }, 400));
+    await expect(t.call(authCalls.logout, {})).rejects.toMatchObject({ message: TEXT.sniped });
+    expect(t.errors).toEqual([[TEXT.sniped, 5000]]);
+  });
+
+  it('rejects an answer whose data does not match the contract', async () => {
+    const t = setup();
+    t.fetch.mockResolvedValue(jsonResponse({ code: '200', message: '', data: { open: 'yes' } }));
+    await expect(t.call(authCalls.isAutoRegiste, {})).rejects.toMatchObject({ kind: 'invalid-response' });
+    expect(t.errors).toHaveLength(1);
+  });
+
+  it('rejects a body that is not an envelope (e.g. a proxy error page)', async () => {
+    const t = setup();
+    t.fetch.mockResolvedValue(new Response('<html>Bad Gateway</html>', { status: 502 }));
+    await expect(t.call(systemCalls.siteInfo, {})).rejects.toMatchObject({
+      kind: 'invalid-response',
+      status: 502,
+    });
+    expect(t.errors[0]![0]).toContain('502');
+  });
+});
+
+describe('request: "403" session expired', () => {
+  it('shows one re-login confirm however many calls fail together, and releases it after', async () => {
+    const t = setup({ token: 'old' });
+    t.fetch.mockImplementation(async () =>
+      jsonResponse({ code: '403', message: '登录已过期，请重新登录', data: null }, 401),
+    );
+    const results = await Promise.allSettled([
+      t.call(authCalls.refreshLoginInfo, {}),
+      t.call(authCalls.isAutoRegiste, {}),
+      t.call(authCalls.logout, {}),
+    ]);
+    expect(results.every((r) => r.status === 'rejected')).toBe(true);
+    for (const r of results) expect((r as PromiseRejectedResult).reason).toMatchObject({ code: '403' });
+    expect(t.ui.confirm).toHaveBeenCalledTimes(1);
+    expect(t.confirms[0]).toEqual({
+      title: '提示',
+      content: '登录超时，是否重新登录？',
+      okText: '重新登录',
+      cancelText: '取消',
+    });
+    expect(t.errors).toEqual([]); // the dialog alone, no toast
+
+    // Cancel: nothing happens, and the next 403 may ask again.
+    t.answer(false);
+    await flush();
+    expect(t.session.relogin).not.toHaveBeenCalled();
+    await t.call(authCalls.logout, {}).catch(() => undefined);
+    expect(t.ui.confirm).toHaveBeenCalledTimes(2);
+
+    // Confirm: log out and go to /login.
+    t.answer(true);
+    await flush();
+    expect(t.session.relogin).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('request: logged-out codes 50008/50012/50014', () => {
+  for (const code of ['50008', '50012', '50014']) {
+    it(`${code}: toast and one logged-out confirm; confirm resets the token and reloads`, async () => {
+      const t = setup({ confirmAnswer: true });
+      t.fetch.mockImplementation(async () => jsonResponse({ code, message: '非法令牌', data: null }, 200));
+      await Promise.allSettled([t.call(authCalls.logout, {}), t.call(authCalls.logout, {})]);
+      await flush();
+      expect(t.errors).toEqual([
+        ['非法令牌', 5000],
+        ['非法令牌', 5000],
+      ]);
+      expect(t.ui.confirm).toHaveBeenCalledTimes(1);
+      expect(t.confirms[0]).toMatchObject({
+        title: TEXT.loggedOutTitle,
+        okText: '重新登录',
+        cancelText: '取消',
+      });
+      expect(t.session.resetAndReload).toHaveBeenCalledTimes(1);
+    });
+  }
+
+  it('cancel keeps the user on the page', async () => {
+    const t = setup({ confirmAnswer: false });
+    t.fetch.mockResolvedValue(jsonResponse({ code: '50012', message: '', data: null }));
+    await expect(t.call(authCalls.logout, {})).rejects.toMatchObject({ code: '50012' });
+    await flush();
+    expect(t.session.resetAndReload).not.toHaveBeenCalled();
+  });
+});
+
+describe('request: network', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('toasts a network failure', async () => {
+    const t = setup();
+    t.fetch.mockRejectedValue(new TypeError('Failed to fetch'));
+    await expect(t.call(authCalls.logout, {})).rejects.toMatchObject({
+      kind: 'network',
+      message: TEXT.network,
+    });
+    expect(t.errors).toEqual([[TEXT.network, 5000]]);
+  });
+
+  it('keeps a meaningful network error message as it is', async () => {
+    const t = setup();
+    t.fetch.mockRejectedValue(new Error('连接被重置'));
+    await expect(t.call(authCalls.logout, {})).rejects.toMatchObject({ message: '连接被重置' });
+    expect(t.errors).toEqual([['连接被重置', 5000]]);
+  });
+
+  it('aborts after 50 000 ms and toasts a timeout', async () => {
+    const t = setup();
+    t.fetch.mockImplementation(
+      (_url, init) =>
+        new Promise((_resolve, reject) => {
+          init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+        }),
+    );
+    const pending = t.call(authCalls.logout, {}).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT_MS - 1);
+    expect(t.errors).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await pending).toMatchObject({ kind: 'timeout', message: TEXT.timeout });
+    expect(t.errors).toEqual([[TEXT.timeout, 5000]]);
+  });
+});
+
+describe('request: quiet calls', () => {
+  it('never toasts nor asks, for the caller to handle', async () => {
+    const t = setup();
+    t.fetch.mockResolvedValueOnce(jsonResponse({ code: '403', message: '登录已过期', data: null }, 401));
+    await expect(t.call(authCalls.refreshLoginInfo, {}, { quiet: true })).rejects.toMatchObject({
+      code: '403',
+    });
+    t.fetch.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    await expect(t.call(authCalls.refreshLoginInfo, {}, { quiet: true })).rejects.toMatchObject({
+      kind: 'network',
+    });
+    expect(t.errors).toEqual([]);
+    expect(t.ui.confirm).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,39 @@
+import { ConfigProvider, Modal, message } from 'antd';
+import zhCN from 'antd/locale/zh_CN';
+import type { ReactNode } from 'react';
+import { themeConfig } from '../app/theme';
+import { useSettings } from '../stores/settings';
+import type { ConfirmOptions } from './request';
+
+// Static toasts and dialogs render outside the React tree: give them the locale and theme too.
+function Holder({ children }: { children: ReactNode }) {
+  const theme = useSettings((s) => s.theme);
+  return (
+    <ConfigProvider locale={zhCN} theme={themeConfig(theme)}>
+      {children}
+    </ConfigProvider>
+  );
+}
+ConfigProvider.config({ holderRender: (children) => <Holder>{children}</Holder> });
+
+export function showError(text: string, durationMs: number): void {
+  void message.error({ content: text, duration: durationMs / 1000 });
+}
+
+export function showSuccess(text: string): void {
+  void message.success({ content: text, duration: 3 });
+}
+
+export function confirm(options: ConfirmOptions): Promise<boolean> {
+  return new Promise((resolve) => {
+    Modal.confirm({
+      className: 'wxc-confirm',
+      title: options.title,
+      content: options.content,
+      okText: options.okText,
+      cancelText: options.cancelText,
+      onOk: () => resolve(true),
+      onCancel: () => resolve(false),
+    });
+  });
+}

@@ -1,0 +1,49 @@
+import { authCalls, systemCalls } from '@wxc/contract';
+import { type LoaderFunctionArgs, redirect } from 'react-router';
+import { call } from '../api/client';
+import { showError } from '../api/ui';
+import { resetToken, setUser, useSession } from '../stores/session';
+import { useSite } from '../stores/site';
+import { decide, loginRedirect } from './guard';
+
+let siteInfoRequest: Promise<void> | undefined;
+
+/** Site facts (title, support contact) are loaded once, quietly: defaults stand in on failure. */
+export function loadSiteInfo(): Promise<void> {
+  siteInfoRequest ??= call(systemCalls.siteInfo, {}, { quiet: true })
+    .then((info) => useSite.setState({ ...info, loaded: true }))
+    .catch(() => useSite.setState({ loaded: true }));
+  return siteInfoRequest;
+}
+
+/**
+ * The root route's loader: runs before every navigation and carries out `decide` (spec §2).
+ * On a failed user-info load: clear the token, show the error text (or 'Has Error'), go to login.
+ */
+export async function guardLoader({ request }: LoaderFunctionArgs): Promise<null> {
+  void loadSiteInfo();
+  const url = new URL(request.url);
+  const input = () => {
+    const { token, roles } = useSession.getState();
+    return { pathname: url.pathname, search: url.search, hasToken: Boolean(token), roles };
+  };
+  let decision = decide(input());
+  if (decision.kind === 'load-user') {
+    try {
+      const user = await call(authCalls.refreshLoginInfo, {}, { quiet: true, signal: request.signal });
+      if (!Array.isArray(user.roles) || user.roles.length === 0) {
+        throw new Error('getInfo: roles must be a non-null array!');
+      }
+      setUser(user);
+    } catch (error) {
+      if (request.signal.aborted) throw error;
+      resetToken();
+      const text = error instanceof Error && error.message ? error.message : 'Has Error';
+      showError(text);
+      throw redirect(loginRedirect(url.pathname + url.search));
+    }
+    decision = decide(input());
+  }
+  if (decision.kind === 'redirect') throw redirect(decision.to);
+  return null;
+}

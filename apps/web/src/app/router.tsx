@@ -1,0 +1,38 @@
+import { createBrowserRouter, type RouteObject, redirect } from 'react-router';
+import { guardLoader } from './guard-loader';
+import { RootErrorBoundary, RootFallback, RootLayout } from './RootLayout';
+import { type AppRoute, HOME_PATH, publicRoutes, shellRoutes } from './routes';
+
+/** Route objects from the route table: each page is its own lazily loaded chunk. */
+function toRouteObject(route: AppRoute): RouteObject {
+  return {
+    path: route.path,
+    handle: { meta: route.meta, path: route.path },
+    lazy: async () => ({ Component: (await route.load()).default }),
+  };
+}
+
+export const routes: RouteObject[] = [
+  {
+    id: 'root',
+    loader: guardLoader,
+    // The guard runs on every navigation, not only when params change.
+    shouldRevalidate: () => true,
+    Component: RootLayout,
+    HydrateFallback: RootFallback,
+    ErrorBoundary: RootErrorBoundary,
+    children: [
+      ...publicRoutes.map(toRouteObject),
+      {
+        id: 'shell',
+        lazy: async () => ({ Component: (await import('../layout/Shell')).default }),
+        children: [{ index: true, loader: () => redirect(HOME_PATH) }, ...shellRoutes.map(toRouteObject)],
+      },
+      { path: '*', loader: () => redirect('/404') },
+    ],
+  },
+];
+
+export function createRouter() {
+  return createBrowserRouter(routes);
+}

@@ -1,0 +1,54 @@
+import { authCalls } from '@wxc/contract';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { call } from '../api/client';
+
+/**
+ * The image captcha that guards login and every SMS send. Captchas are single-use on the server,
+ * so forms call `refresh()` after every attempt that used one, failed or not.
+ */
+export function useCaptcha() {
+  const [state, setState] = useState<{ id: string; image: string; loading: boolean; failed: boolean }>({
+    id: '',
+    image: '',
+    loading: true,
+    failed: false,
+  });
+  const seq = useRef(0);
+
+  const refresh = useCallback(() => {
+    const mine = ++seq.current;
+    setState((s) => ({ ...s, loading: true, failed: false }));
+    call(authCalls.getVerifyCode, { t: String(Date.now()) }, { quiet: true })
+      .then((c) => {
+        if (mine === seq.current)
+          setState({ id: c.captchaId, image: c.image, loading: false, failed: false });
+      })
+      .catch(() => {
+        if (mine === seq.current) setState({ id: '', image: '', loading: false, failed: true });
+      });
+  }, []);
+
+  useEffect(() => {
+    refresh();
+  }, [refresh]);
+
+  return { ...state, refresh };
+}
+
+export function CaptchaImage({ captcha }: { captcha: ReturnType<typeof useCaptcha> }) {
+  return (
+    <button
+      type="button"
+      className="captcha"
+      onClick={captcha.refresh}
+      title="看不清？点击换一张"
+      aria-label="图形验证码，点击换一张"
+    >
+      {captcha.image ? (
+        <img src={captcha.image} alt="图形验证码" width={112} height={40} />
+      ) : (
+        <span className="captcha-text">{captcha.failed ? '加载失败，点击重试' : '加载中…'}</span>
+      )}
+    </button>
+  );
+}

@@ -1,0 +1,109 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { App as AntApp, ConfigProvider } from 'antd';
+import zhCN from 'antd/locale/zh_CN';
+import { useEffect } from 'react';
+import { useLocation } from 'react-router';
+import { type RouteHandle, useRouteMeta } from '../app/RootLayout';
+import { affixRoutes } from '../app/routes';
+import { themeConfig } from '../app/theme';
+import { closeSidebar, isMobileWidth, setDevice, useApp } from '../stores/app';
+import { onLogout } from '../stores/session';
+import { useSettings } from '../stores/settings';
+import { ensureAffix, useTags } from '../stores/tags';
+import { addView } from '../stores/tags-logic';
+import { AppMain } from './AppMain';
+import { Navbar } from './Navbar';
+import { SettingsButton } from './SettingsButton';
+import { Sidebar } from './Sidebar';
+import { TagsView } from './TagsView';
+import './shell.css';
+
+export const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: { retry: false, staleTime: 30_000, refetchOnWindowFocus: false },
+    mutations: { retry: false },
+  },
+});
+// Logout drops every cached answer: the next user must not see the previous one's data.
+onLogout(() => queryClient.clear());
+
+const SIZE_TO_ANTD = { small: 'small', medium: 'middle', large: 'large' } as const;
+
+function useResponsive() {
+  useEffect(() => {
+    const update = () => {
+      const mobile = isMobileWidth(window.innerWidth);
+      setDevice(mobile ? 'mobile' : 'desktop');
+    };
+    update();
+    window.addEventListener('resize', update);
+    return () => window.removeEventListener('resize', update);
+  }, []);
+}
+
+function useVisitedTabs(handle: RouteHandle | undefined) {
+  const location = useLocation();
+  useEffect(() => {
+    ensureAffix(affixRoutes.map((r) => ({ path: r.path, title: r.meta.title, affix: true })));
+  }, []);
+  useEffect(() => {
+    if (!handle) return;
+    const { views, setViews } = useTags.getState();
+    setViews(addView(views, { path: location.pathname + location.search, title: handle.meta.title }));
+  }, [handle, location.pathname, location.search]);
+}
+
+/** The shell around every logged-in page: sidebar, navbar, tabs, settings (spec §2). */
+export default function Shell() {
+  const theme = useSettings((s) => s.theme);
+  const fixedHeader = useSettings((s) => s.fixedHeader);
+  const tagsView = useSettings((s) => s.tagsView);
+  const { sidebarOpened, withoutAnimation, device, size } = useApp();
+  const handle = useRouteMeta();
+  const location = useLocation();
+  useResponsive();
+  useVisitedTabs(handle);
+
+  useEffect(() => {
+    document.documentElement.style.setProperty('--wxc-primary', theme);
+  }, [theme]);
+
+  // On a phone, following a menu link closes the sidebar.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on navigation only.
+  useEffect(() => {
+    if (useApp.getState().device === 'mobile' && useApp.getState().sidebarOpened) closeSidebar();
+  }, [location.pathname]);
+
+  const classes = [
+    'app-wrapper',
+    sidebarOpened ? 'sidebar-open' : 'sidebar-closed',
+    device === 'mobile' ? 'mobile' : 'desktop',
+    withoutAnimation ? 'without-animation' : '',
+  ].join(' ');
+
+  return (
+    <QueryClientProvider client={queryClient}>
+      <ConfigProvider locale={zhCN} theme={themeConfig(theme)} componentSize={SIZE_TO_ANTD[size]}>
+        <AntApp className={classes}>
+          {device === 'mobile' && sidebarOpened ? (
+            <button
+              type="button"
+              className="drawer-bg"
+              aria-label="关闭菜单"
+              onClick={() => closeSidebar()}
+            />
+          ) : null}
+          <Sidebar />
+          <div className="main-container">
+            <header className={fixedHeader ? 'app-header fixed-header' : 'app-header'}>
+              <Navbar />
+              {tagsView ? <TagsView /> : null}
+            </header>
+            <AppMain />
+          </div>
+          <SettingsButton />
+        </AntApp>
+      </ConfigProvider>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,132 @@
+import { CloseOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { TAGS_CONTEXT_MENU_WIDTH_PX, TAGS_SCROLL_PADDING_PX } from '@wxc/contract';
+import { type MouseEvent, useEffect, useRef, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { useTags } from '../stores/tags';
+import { type CloseResult, closeAll, closeOthers, closeView, type TagView } from '../stores/tags-logic';
+
+interface MenuState {
+  x: number;
+  y: number;
+  view: TagView;
+}
+
+/** Visited-page tabs with the right-click menu 刷新 / 关闭 / 关闭其他 / 关闭所有 (spec §2, §9). */
+export function TagsView() {
+  const views = useTags((s) => s.views);
+  const location = useLocation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const active = location.pathname + location.search;
+  const [menu, setMenu] = useState<MenuState | null>(null);
+  const scroller = useRef<HTMLDivElement>(null);
+
+  // Keep the active tab in view, with the spec's 4 px padding.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-run when the active tab or the list changes.
+  useEffect(() => {
+    const box = scroller.current;
+    const tag = box?.querySelector<HTMLElement>('[data-active="true"]');
+    if (!box || !tag) return;
+    const left = tag.offsetLeft - TAGS_SCROLL_PADDING_PX;
+    const right = tag.offsetLeft + tag.offsetWidth + TAGS_SCROLL_PADDING_PX;
+    if (left < box.scrollLeft) box.scrollLeft = left;
+    else if (right > box.scrollLeft + box.clientWidth) box.scrollLeft = right - box.clientWidth;
+  }, [active, views.length]);
+
+  useEffect(() => {
+    if (!menu) return;
+    const close = () => setMenu(null);
+    window.addEventListener('click', close);
+    window.addEventListener('scroll', close, true);
+    window.addEventListener('resize', close);
+    return () => {
+      window.removeEventListener('click', close);
+      window.removeEventListener('scroll', close, true);
+      window.removeEventListener('resize', close);
+    };
+  }, [menu]);
+
+  const apply = ({ views: next, navigateTo }: CloseResult) => {
+    useTags.getState().setViews(next);
+    if (navigateTo) navigate(navigateTo);
+  };
+
+  const openMenu = (event: MouseEvent, view: TagView) => {
+    event.preventDefault();
+    const maxX = window.innerWidth - TAGS_CONTEXT_MENU_WIDTH_PX - 8;
+    setMenu({ x: Math.min(event.clientX, maxX), y: event.clientY, view });
+  };
+
+  const refresh = (view: TagView) => {
+    if (view.path !== active) navigate(view.path);
+    useTags.getState().refresh(view.path);
+    void queryClient.invalidateQueries();
+  };
+
+  return (
+    <nav className="tags-view" aria-label="已打开的页面">
+      <div className="tags-scroll" ref={scroller}>
+        {views.map((view) => {
+          const isActive = view.path === active;
+          return (
+            <Link
+              key={view.path}
+              to={view.path}
+              className={`tag${isActive ? ' tag-active' : ''}${view.affix ? ' tag-affix' : ''}`}
+              data-active={isActive}
+              data-path={view.path}
+              onContextMenu={(e) => openMenu(e, view)}
+            >
+              {view.title}
+              {view.affix ? null : (
+                <button
+                  type="button"
+                  className="tag-close"
+                  aria-label={`关闭 ${view.title}`}
+                  onClick={(e) => {
+                    e.preventDefault();
+                    e.stopPropagation();
+                    apply(closeView(views, view.path, active));
+                  }}
+                >
+                  <CloseOutlined />
+                </button>
+              )}
+            </Link>
+          );
+        })}
+      </div>
+      {menu ? (
+        <div
+          className="tags-contextmenu"
+          role="menu"
+          style={{ left: menu.x, top: menu.y, width: TAGS_CONTEXT_MENU_WIDTH_PX }}
+        >
+          <button type="button" role="menuitem" onClick={() => refresh(menu.view)}>
+            刷新
+          </button>
+          {menu.view.affix ? null : (
+            <button
+              type="button"
+              role="menuitem"
+              onClick={() => apply(closeView(views, menu.view.path, active))}
+            >
+              关闭
+            </button>
+          )}
+          <button
+            type="button"
+            role="menuitem"
+            onClick={() => apply(closeOthers(views, menu.view.path, active))}
+          >
+            关闭其他
+          </button>
+          <button type="button" role="menuitem" onClick={() => apply(closeAll(views, active))}>
+            关闭所有
+          </button>
+        </div>
+      ) : null}
+    </nav>
+  );
+}

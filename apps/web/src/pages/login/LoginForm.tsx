@@ -1,0 +1,117 @@
+import { authCalls, captchaCodeField, loginAccountField, loginPasswordField } from '@wxc/contract';
+import { type FormEvent, useMemo, useState } from 'react';
+import { ApiError, call } from '../../api/client';
+import { CaptchaImage, useCaptcha } from '../../features/captcha';
+import { signIn } from '../../stores/session';
+import { fieldError } from '../../utils/validate';
+import { Banner, Icons, type Rules, TextField, useFields } from './kit';
+
+type LoginValues = { companyAccount: string; password: string; captchaCode: string };
+
+export function LoginForm({
+  initialAccount,
+  notice,
+  onSignedIn,
+  onForgot,
+}: {
+  initialAccount: string;
+  notice?: string | undefined;
+  onSignedIn(): void;
+  onForgot(account: string): void;
+}) {
+  const rules = useMemo<Rules<LoginValues>>(
+    () => ({
+      companyAccount: (v) => fieldError(loginAccountField, v),
+      password: (v) => fieldError(loginPasswordField, v),
+      captchaCode: (v) => fieldError(captchaCodeField, v),
+    }),
+    [],
+  );
+  const form = useFields<LoginValues>(
+    { companyAccount: initialAccount, password: '', captchaCode: '' },
+    rules,
+  );
+  const captcha = useCaptcha();
+  const [submitting, setSubmitting] = useState(false);
+  const [serverError, setServerError] = useState('');
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!form.validate()) return;
+    setSubmitting(true);
+    setServerError('');
+    try {
+      const { token, userInfo } = await call(
+        authCalls.login,
+        {
+          companyAccount: form.values.companyAccount.trim(),
+          password: form.values.password,
+          captchaId: captcha.id,
+          captchaCode: form.values.captchaCode.trim(),
+        },
+        { quiet: true },
+      );
+      signIn(token, userInfo);
+      onSignedIn();
+    } catch (error) {
+      setServerError(error instanceof ApiError ? error.message : '登录失败，请稍后重试');
+      // Captchas are single-use: a failed attempt needs a new one.
+      form.set('captchaCode', '');
+      captcha.refresh();
+      setSubmitting(false);
+    }
+  }
+
+  return (
+    <form className="auth-form" onSubmit={submit} noValidate aria-label="登录">
+      {notice ? <Banner kind="success">{notice}</Banner> : null}
+      {serverError ? <Banner kind="error">{serverError}</Banner> : null}
+      <TextField
+        label="账号"
+        name="companyAccount"
+        icon={Icons.user}
+        placeholder="请输入手机号 / 账号"
+        autoComplete="username"
+        value={form.values.companyAccount}
+        error={form.errors.companyAccount}
+        onValue={(v) => form.set('companyAccount', v)}
+        onBlur={() => form.blur('companyAccount')}
+      />
+      <TextField
+        label="密码"
+        name="password"
+        type="password"
+        icon={Icons.lock}
+        placeholder="请输入密码"
+        autoComplete="current-password"
+        value={form.values.password}
+        error={form.errors.password}
+        onValue={(v) => form.set('password', v)}
+        onBlur={() => form.blur('password')}
+      />
+      <TextField
+        label="图形验证码"
+        name="captchaCode"
+        icon={Icons.shield}
+        placeholder="请输入右侧验证码"
+        autoComplete="off"
+        inputMode="text"
+        maxLength={8}
+        value={form.values.captchaCode}
+        error={form.errors.captchaCode}
+        onValue={(v) => form.set('captchaCode', v)}
+        onBlur={() => form.blur('captchaCode')}
+        addon={<CaptchaImage captcha={captcha} />}
+      />
+      <div className="auth-row">
+        <span />
+        <button type="button" className="link-button" onClick={() => onForgot(form.values.companyAccount)}>
+          忘记密码？
+        </button>
+      </div>
+      <button type="submit" className="btn btn-primary btn-block" disabled={submitting}>
+        {submitting ? '登录中…' : '登 录'}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,262 @@
+import {
+  ACCOUNT_TYPE_LABELS,
+  type AccountTypeValue,
+  authCalls,
+  captchaCodeField,
+  companyNameField,
+  mobileField,
+  PASSWORD_RULE_TEXT,
+  passwordField,
+  smsCodeField,
+} from '@wxc/contract';
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import { ApiError, call } from '../../api/client';
+import { CaptchaImage, useCaptcha } from '../../features/captcha';
+import { signIn } from '../../stores/session';
+import { fieldError } from '../../utils/validate';
+import { Banner, Icons, type Rules, TextField, useFields } from './kit';
+import { maskPhone, SmsButton, useCountdown } from './sms';
+
+type RegisterValues = {
+  extAccountType: number;
+  companyName: string;
+  companyAccount: string;
+  password: string;
+  checkPassword: string;
+  captchaCode: string;
+  verifyCode: string;
+  readMsg: boolean;
+};
+
+const ACCOUNT_TYPES = Object.entries(ACCOUNT_TYPE_LABELS).map(([value, label]) => ({
+  value: Number(value) as AccountTypeValue,
+  label,
+}));
+
+export function RegisterForm({ onSignedIn }: { onSignedIn(): void }) {
+  const rules = useMemo<Rules<RegisterValues>>(
+    () => ({
+      companyName: (v) => fieldError(companyNameField, v),
+      companyAccount: (v) => fieldError(mobileField, v),
+      password: (v) => fieldError(passwordField, v),
+      checkPassword: (v, all) =>
+        !v ? '请再次输入密码' : v !== all.password ? '两次输入的密码不一致' : undefined,
+      verifyCode: (v) => fieldError(smsCodeField, v),
+      readMsg: (v) => (v === true ? undefined : '请阅读并同意服务协议'),
+    }),
+    [],
+  );
+  const form = useFields<RegisterValues>(
+    {
+      extAccountType: 1,
+      companyName: '',
+      companyAccount: '',
+      password: '',
+      checkPassword: '',
+      captchaCode: '',
+      verifyCode: '',
+      readMsg: false,
+    },
+    rules,
+  );
+  const captcha = useCaptcha();
+  const countdown = useCountdown();
+  const [sending, setSending] = useState(false);
+  const [submitting, setSubmitting] = useState(false);
+  const [serverError, setServerError] = useState('');
+  const [sentTo, setSentTo] = useState('');
+  const [open, setOpen] = useState<boolean | null>(null);
+
+  useEffect(() => {
+    call(authCalls.isAutoRegiste, {}, { quiet: true })
+      .then((r) => setOpen(r.open))
+      .catch(() => setOpen(true)); // the service has the last word on submit
+  }, []);
+
+  async function sendCode() {
+    const phoneError = fieldError(mobileField, form.values.companyAccount);
+    const captchaError = fieldError(captchaCodeField, form.values.captchaCode);
+    form.setError('companyAccount', phoneError);
+    form.setError('captchaCode', captchaError);
+    if (phoneError || captchaError) return;
+    setSending(true);
+    setServerError('');
+    try {
+      const phone = form.values.companyAccount.trim();
+      const sent = await call(
+        authCalls.sendRegisterSms,
+        { phone, captchaId: captcha.id, captchaCode: form.values.captchaCode.trim() },
+        { quiet: true },
+      );
+      countdown.start(sent.resendAfter);
+      setSentTo(phone);
+    } catch (error) {
+      setServerError(error instanceof ApiError ? error.message : '验证码发送失败，请稍后重试');
+    } finally {
+      // The captcha was used either way.
+      form.set('captchaCode', '');
+      captcha.refresh();
+      setSending(false);
+    }
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!form.validate()) return;
+    setSubmitting(true);
+    setServerError('');
+    try {
+      const v = form.values;
+      const { token, userInfo } = await call(
+        authCalls.register,
+        {
+          extAccountType: v.extAccountType as AccountTypeValue,
+          companyName: v.companyName.trim(),
+          companyAccount: v.companyAccount.trim(),
+          password: v.password,
+          checkPassword: v.checkPassword,
+          verifyCode: v.verifyCode.trim(),
+          readMsg: true,
+        },
+        { quiet: true },
+      );
+      signIn(token, userInfo);
+      onSignedIn();
+    } catch (error) {
+      setServerError(error instanceof ApiError ? error.message : '注册失败，请稍后重试');
+      setSubmitting(false);
+    }
+  }
+
+  if (open === false) {
+    return (
+      <div className="auth-form">
+        <Banner kind="info">暂未开放自助注册，如需开通账号请联系客服。</Banner>
+      </div>
+    );
+  }
+
+  return (
+    <form className="auth-form" onSubmit={submit} noValidate aria-label="注册">
+      {serverError ? <Banner kind="error">{serverError}</Banner> : null}
+      <fieldset className="field radio-group">
+        <legend className="field-label">接入方式</legend>
+        <div className="radio-options">
+          {ACCOUNT_TYPES.map((t) => (
+            <label
+              key={t.value}
+              className={`radio${form.values.extAccountType === t.value ? ' radio-checked' : ''}`}
+            >
+              <input
+                type="radio"
+                name="extAccountType"
+                value={t.value}
+                checked={form.values.extAccountType === t.value}
+                onChange={() => form.set('extAccountType', t.value)}
+              />
+              {t.label}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <TextField
+        label="公司名称"
+        name="companyName"
+        icon={Icons.building}
+        placeholder="请输入公司名称"
+        autoComplete="organization"
+        value={form.values.companyName}
+        error={form.errors.companyName}
+        onValue={(v) => form.set('companyName', v)}
+        onBlur={() => form.blur('companyName')}
+      />
+      <TextField
+        label="手机号（登录账号）"
+        name="companyAccount"
+        icon={Icons.phone}
+        placeholder="请输入手机号，将作为登录账号"
+        autoComplete="tel"
+        inputMode="numeric"
+        maxLength={11}
+        value={form.values.companyAccount}
+        error={form.errors.companyAccount}
+        onValue={(v) => form.set('companyAccount', v)}
+        onBlur={() => form.blur('companyAccount')}
+      />
+      <TextField
+        label="密码"
+        name="password"
+        type="password"
+        icon={Icons.lock}
+        placeholder={PASSWORD_RULE_TEXT}
+        autoComplete="new-password"
+        value={form.values.password}
+        error={form.errors.password}
+        onValue={(v) => form.set('password', v)}
+        onBlur={() => form.blur('password')}
+      />
+      <TextField
+        label="确认密码"
+        name="checkPassword"
+        type="password"
+        icon={Icons.lock}
+        placeholder="请再次输入密码"
+        autoComplete="new-password"
+        value={form.values.checkPassword}
+        error={form.errors.checkPassword}
+        onValue={(v) => form.set('checkPassword', v)}
+        onBlur={() => form.blur('checkPassword')}
+      />
+      <TextField
+        label="图形验证码"
+        name="captchaCode"
+        icon={Icons.shield}
+        placeholder="获取短信前请先输入"
+        autoComplete="off"
+        maxLength={8}
+        value={form.values.captchaCode}
+        error={form.errors.captchaCode}
+        onValue={(v) => form.set('captchaCode', v)}
+        addon={<CaptchaImage captcha={captcha} />}
+      />
+      <TextField
+        label="短信验证码"
+        name="verifyCode"
+        icon={Icons.message}
+        placeholder="请输入 6 位短信验证码"
+        autoComplete="one-time-code"
+        inputMode="numeric"
+        maxLength={6}
+        value={form.values.verifyCode}
+        error={form.errors.verifyCode}
+        onValue={(v) => form.set('verifyCode', v)}
+        onBlur={() => form.blur('verifyCode')}
+        addon={<SmsButton left={countdown.left} sending={sending} onSend={sendCode} />}
+      />
+      {sentTo ? <p className="field-hint">验证码已发送至 {maskPhone(sentTo)}，5 分钟内有效。</p> : null}
+      <div className={`field checkbox-field${form.errors.readMsg ? ' field-error' : ''}`}>
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            name="readMsg"
+            checked={form.values.readMsg}
+            onChange={(e) => form.set('readMsg', e.target.checked)}
+          />
+          <span>
+            我已阅读并同意
+            <Link to="/agreement" target="_blank" rel="noopener">
+              《服务协议》
+            </Link>
+          </span>
+        </label>
+        <div className="field-message" role={form.errors.readMsg ? 'alert' : undefined}>
+          {form.errors.readMsg ?? ''}
+        </div>
+      </div>
+      <button type="submit" className="btn btn-primary btn-block" disabled={submitting || open === null}>
+        {submitting ? '注册中…' : '注册并登录'}
+      </button>
+    </form>
+  );
+}

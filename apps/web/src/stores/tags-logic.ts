@@ -1,0 +1,59 @@
+/**
+ * Visited-page tabs (spec §2 "tags view"), as pure functions over a list so they are unit-tested.
+ * A view is keyed by its full path (path + query), like the template's keep-alive keys.
+ * Affix (pinned) views — the dashboard — are always present, first, and cannot be closed.
+ */
+export interface TagView {
+  /** Full path with the query: the key and the link. */
+  path: string;
+  title: string;
+  affix?: boolean;
+}
+
+/** Puts the pinned views first (once each) and keeps the rest in visiting order. */
+export function withAffix(views: readonly TagView[], affix: readonly TagView[]): TagView[] {
+  const pinned = affix.map((a) => ({ ...a, affix: true }));
+  const rest = views.filter((v) => !pinned.some((p) => p.path === v.path));
+  return [...pinned, ...rest.map((v) => ({ ...v, affix: false }))];
+}
+
+export function addView(views: readonly TagView[], view: TagView): TagView[] {
+  const index = views.findIndex((v) => v.path === view.path);
+  if (index === -1) return [...views, view];
+  const current = views[index]!;
+  if (current.title === view.title) return views as TagView[];
+  const next = [...views];
+  next[index] = { ...current, title: view.title };
+  return next;
+}
+
+export interface CloseResult {
+  views: TagView[];
+  /** Where to go when the active view was closed; undefined to stay. */
+  navigateTo?: string;
+}
+
+/** The view to show after the active one is gone: the last one left, or home. */
+function lastView(views: readonly TagView[]): string {
+  return views.at(-1)?.path ?? '/';
+}
+
+export function closeView(views: readonly TagView[], path: string, activePath: string): CloseResult {
+  const target = views.find((v) => v.path === path);
+  if (!target || target.affix) return { views: views as TagView[] };
+  const next = views.filter((v) => v.path !== path);
+  return path === activePath ? { views: next, navigateTo: lastView(next) } : { views: next };
+}
+
+export function closeOthers(views: readonly TagView[], path: string, activePath: string): CloseResult {
+  const next = views.filter((v) => v.affix || v.path === path);
+  return path === activePath ? { views: next } : { views: next, navigateTo: path };
+}
+
+export function closeAll(views: readonly TagView[], activePath: string): CloseResult {
+  const next = views.filter((v) => v.affix);
+  // Stay when the active page is pinned; otherwise go to the last pinned tab (or home).
+  return next.some((v) => v.path === activePath)
+    ? { views: next }
+    : { views: next, navigateTo: lastView(next) };
+}
