@@ -11,11 +11,16 @@ import { startHousekeeping } from './housekeeping.js';
 import { installErrorHandler } from './lib/error-handler.js';
 import { createRouter } from './lib/http.js';
 import { RequestValidationError } from './lib/validation.js';
+import { registerApiAccountRoutes } from './modules/api-accounts/routes.js';
+import { createApiAccountService, noSlotsInUse } from './modules/api-accounts/service.js';
 import { createAuditService } from './modules/audit/service.js';
 import { registerAuthRoutes } from './modules/auth/routes.js';
 import { createAuthService } from './modules/auth/service.js';
 import { createSessionService, tokenFromHeader } from './modules/auth/sessions.js';
 import { type CaptchaGenerator, createCaptchaService } from './modules/captcha/service.js';
+import { createOrderService } from './modules/orders/service.js';
+import { registerPackageRoutes } from './modules/packages/routes.js';
+import { createPackageService } from './modules/packages/service.js';
 import { createSettingsService } from './modules/settings/service.js';
 import { devOutboxProvider, type SmsProvider } from './modules/sms/provider.js';
 import { createSmsService } from './modules/sms/service.js';
@@ -48,7 +53,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     // schema so nothing undeclared leaves the service.
   });
   app.setValidatorCompiler(({ schema }) => (data: unknown) => {
-    const result = (schema as ZodType).safeParse(data ?? undefined);
+    // reportInput: issues keep the offending value, so "missing" and "wrong type" read differently.
+    const result = (schema as ZodType).safeParse(data ?? undefined, { reportInput: true });
     return result.success
       ? { value: result.data }
       : { error: new RequestValidationError(result.error.issues) };
@@ -110,6 +116,18 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const route = createRouter(app, (req) => sessions.authenticate(tokenFromHeader(req.headers.authorization)));
   registerSystemRoutes(app, route, config, database);
   registerAuthRoutes(route, auth, captcha, { sensitivePerMinute: opts.sensitiveRateLimit ?? 30 });
+
+  const packages = createPackageService(db, config.publicUrl);
+  const orders = createOrderService(db, audit);
+  const apiAccounts = createApiAccountService({
+    db,
+    packages,
+    audit,
+    usage: noSlotsInUse,
+    allowPrivateCallbacks: config.callbackAllowPrivate,
+  });
+  registerPackageRoutes(route, packages, orders, apiAccounts);
+  registerApiAccountRoutes(route, apiAccounts);
 
   await registerConsole(app, config.webDistDir);
 

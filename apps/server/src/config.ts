@@ -36,6 +36,9 @@ const envSchema = z.object({
   CAPTCHA_FIXED_CODE: z.string().min(1).max(8).optional(),
   SMS_PROVIDER: z.enum(['dev-outbox']).default('dev-outbox'),
   SMS_DEV_OUTBOX_IN_PRODUCTION: bool,
+  PAYMENT_PROVIDER: z.enum(['sandbox']).default('sandbox'),
+  PAYMENT_SANDBOX_IN_PRODUCTION: bool,
+  CALLBACK_ALLOW_PRIVATE: bool,
   SESSION_IDLE_MINUTES: positiveInt(120),
   SESSION_MAX_HOURS: positiveInt(24 * 7),
   RATE_LIMIT_PER_MINUTE: positiveInt(600),
@@ -66,6 +69,10 @@ export interface Config {
   seedDemo: boolean;
   captchaFixedCode: string | undefined;
   sms: { provider: 'dev-outbox' };
+  /** `sandbox`: the console's 沙箱支付 step confirms payments; operators confirm bank transfers. */
+  payment: { provider: 'sandbox' };
+  /** Lets callback URLs reach private, loopback and link-local addresses (on-premise setups). */
+  callbackAllowPrivate: boolean;
   session: { idleMs: number; maxMs: number };
   rateLimitPerMinute: number;
   trustProxy: boolean;
@@ -92,6 +99,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       'SMS_PROVIDER=dev-outbox writes codes to the log; in production configure a real SMS provider or set SMS_DEV_OUTBOX_IN_PRODUCTION=true explicitly',
     );
   }
+  if (isProduction && e.PAYMENT_PROVIDER === 'sandbox' && !e.PAYMENT_SANDBOX_IN_PRODUCTION) {
+    throw new ConfigError(
+      'PAYMENT_PROVIDER=sandbox lets customers confirm their own payments; in production configure a real payment provider or set PAYMENT_SANDBOX_IN_PRODUCTION=true explicitly',
+    );
+  }
   if (e.SEED_DEMO && (isProduction || e.DATABASE_URL)) {
     throw new ConfigError('SEED_DEMO is only for the embedded SQLite database outside production');
   }
@@ -114,6 +126,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     seedDemo: e.SEED_DEMO ?? (!isProduction && !e.DATABASE_URL),
     captchaFixedCode: e.CAPTCHA_FIXED_CODE,
     sms: { provider: e.SMS_PROVIDER },
+    payment: { provider: e.PAYMENT_PROVIDER },
+    callbackAllowPrivate: e.CALLBACK_ALLOW_PRIVATE ?? false,
     session: { idleMs: e.SESSION_IDLE_MINUTES * 60_000, maxMs: e.SESSION_MAX_HOURS * 3_600_000 },
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     trustProxy: e.TRUST_PROXY ?? false,

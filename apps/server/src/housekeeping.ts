@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from './db/schema.js';
 import * as sessions from './modules/auth/repo.js';
 import * as captchas from './modules/captcha/repo.js';
+import * as orders from './modules/orders/repo.js';
 import * as sms from './modules/sms/repo.js';
 
 const HOUR = 3_600_000;
@@ -14,6 +15,7 @@ export async function sweep(db: Kysely<DB>, now = Date.now()): Promise<void> {
   await sms.deleteOlderThan(db, now - 2 * DAY); // the daily cap looks back 24 h
   await sessions.deleteLoginFailuresBefore(db, now - DAY);
   await sessions.deleteSessionsEndedBefore(db, now - 30 * DAY);
+  await orders.expireOverdue(db, now);
 }
 
 export function startHousekeeping(db: Kysely<DB>, log: FastifyBaseLogger, everyMs = HOUR): () => void {

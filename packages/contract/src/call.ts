@@ -23,6 +23,8 @@ export interface CallDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodTyp
   tag: string;
   summary: string;
   description?: string;
+  /** The envelope's message on success, when the spec names one (e.g. applyApis: 申请成功). */
+  successMessage?: string;
   /** Body for POST, query for GET. */
   request: Req;
   /** The `data` of a successful envelope. */

@@ -47,3 +47,14 @@ export const PASSWORD_RULE_TEXT = `密码需为 ${PASSWORD_MIN}-${PASSWORD_MAX} 
 
 /** Mainland China mobile number: the company account. */
 export const MOBILE_PATTERN = /^1[3-9]\d{9}$/;
+
+// Orders and quotas
+/** A pending order can be paid for this long, then it expires unpaid. */
+export const ORDER_PAY_WINDOW_MS = 30 * 60_000;
+export const ORDER_MAX_QUANTITY = 36;
+export const SUB_ACCOUNT_MAX_PER_COMPANY = 50;
+export const SLOTS_MAX = 10_000;
+/** Subscriptions ending within this many days are flagged "expiring soon". */
+export const EXPIRING_SOON_DAYS = 7;
+export const PAGE_SIZE_DEFAULT = 10;
+export const PAGE_SIZE_MAX = 100;

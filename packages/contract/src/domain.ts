@@ -39,3 +39,42 @@ export const userInfoSchema = z.object({
   roles: z.array(roleSchema),
 });
 export type UserInfo = z.infer<typeof userInfoSchema>;
+
+/** Package tiers (基础版 / 商务版 / 企业版) and the access modes each supports (spec §9). */
+export const tierSchema = z.enum(['basic', 'business', 'enterprise'], {
+  error: '套餐等级只能是 basic、business 或 enterprise',
+});
+export type Tier = z.infer<typeof tierSchema>;
+export const TIER_LABELS: Record<Tier, string> = {
+  basic: '基础版',
+  business: '商务版',
+  enterprise: '企业版',
+};
+export const TIER_ORDER: Tier[] = ['basic', 'business', 'enterprise'];
+/** The lowest tier that supports each access mode: SaaS basic+, local business+, hosted/private enterprise+. */
+export const ACCESS_MODE_MIN_TIER: Record<AccountTypeValue, Tier> = {
+  1: 'basic',
+  2: 'business',
+  3: 'enterprise',
+  4: 'enterprise',
+};
+export function accessModesOf(tier: Tier): AccountTypeValue[] {
+  const rank = TIER_ORDER.indexOf(tier);
+  return ([1, 2, 3, 4] as const).filter((mode) => TIER_ORDER.indexOf(ACCESS_MODE_MIN_TIER[mode]) <= rank);
+}
+
+export const OrderState = {
+  PENDING: 'pending',
+  PAID: 'paid',
+  CANCELLED: 'cancelled',
+  EXPIRED: 'expired',
+} as const;
+export const orderStateSchema = z.enum(['pending', 'paid', 'cancelled', 'expired']);
+export type OrderStateValue = z.infer<typeof orderStateSchema>;
+export const ORDER_STATE_LABELS: Record<OrderStateValue, string> = {
+  pending: '待支付',
+  paid: '已支付',
+  cancelled: '已取消',
+  expired: '已过期未支付',
+};
+export const PAY_METHOD_LABELS: Record<string, string> = { sandbox: '沙箱支付', offline: '线下转账' };

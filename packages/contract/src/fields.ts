@@ -61,3 +61,54 @@ export const userNameField = z
 
 /** The captcha pair that guards login and every SMS send. */
 export const captchaPair = { captchaId: captchaIdField, captchaCode: captchaCodeField };
+
+/** Paging shared by every list call. */
+export const pageFields = {
+  page: z
+    .number({ error: 'page 须为正整数' })
+    .int('page 须为正整数')
+    .min(1, 'page 须为正整数')
+    .max(100_000)
+    .optional()
+    .default(1),
+  pageSize: z
+    .number({ error: 'pageSize 须为 1-100 的整数' })
+    .int('pageSize 须为 1-100 的整数')
+    .min(1, 'pageSize 须为 1-100 的整数')
+    .max(100, 'pageSize 须为 1-100 的整数')
+    .optional()
+    .default(10),
+};
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.object({
+    list: z.array(item),
+    total: z.number().int(),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+  });
+}
+
+export const idField = (label: string) =>
+  z
+    .string({ error: `请提供${label}` })
+    .trim()
+    .min(1, `请提供${label}`)
+    .max(64, `${label}无效`);
+
+/** Idempotency key the console generates per purchase dialog, so a double click makes one order. */
+export const idempotencyKeyField = z
+  .string({ error: '缺少 idempotencyKey' })
+  .min(8, 'idempotencyKey 至少 8 个字符')
+  .max(64, 'idempotencyKey 不能超过 64 个字符')
+  .regex(/^[\w-]+$/, 'idempotencyKey 只能包含字母、数字、- 和 _');
+
+/** An http(s) URL; whether its host may be called is checked by the server (SSRF rules). */
+export const httpUrlField = z
+  .string({ error: '请输入回调地址' })
+  .trim()
+  .max(500, '地址不能超过 500 个字符')
+  .url('请输入以 http:// 或 https:// 开头的完整地址')
+  .refine((v) => /^https?:\/\//i.test(v), '地址只能以 http:// 或 https:// 开头');
+
+/** Unix epoch milliseconds (console APIs use ms; 10-digit values are seconds in the console's formatter). */
+export const epochMsField = z.number().int().min(0).max(8_640_000_000_000_000);

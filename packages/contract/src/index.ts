@@ -1,6 +1,8 @@
 export * from './call.js';
+export * as apiAccountCalls from './calls/api-accounts.js';
 export * as authCalls from './calls/auth.js';
 export { type SmsScene, smsScene } from './calls/auth.js';
+export * as packageCalls from './calls/packages.js';
 export * as systemCalls from './calls/system.js';
 export * from './constants.js';
 export * from './domain.js';
@@ -8,7 +10,9 @@ export * from './errors.js';
 export * from './fields.js';
 
 import type { CallDef } from './call.js';
+import * as apiAccounts from './calls/api-accounts.js';
 import * as auth from './calls/auth.js';
+import * as packages from './calls/packages.js';
 import * as system from './calls/system.js';
 
 function callsOf(module: Record<string, unknown>): CallDef[] {
@@ -18,4 +22,12 @@ function callsOf(module: Record<string, unknown>): CallDef[] {
 }
 
 /** Every call of the API, for the OpenAPI document and the online tester's catalogue. */
-export const allCalls: CallDef[] = [...callsOf(system), ...callsOf(auth)];
+export const allCalls: CallDef[] = [
+  ...callsOf(system),
+  ...callsOf(auth),
+  ...callsOf(packages),
+  ...callsOf(apiAccounts),
+];
+
+export type { ApiAccount } from './calls/api-accounts.js';
+export type { Order, Package, Subscription } from './calls/packages.js';

@@ -77,7 +77,86 @@ export interface AuditLogTable {
   created_at: number;
 }
 
+export interface PackagesTable {
+  id: string;
+  name: string;
+  tier: 'basic' | 'business' | 'enterprise';
+  slots: number;
+  duration_days: number;
+  price_fen: number;
+  on_sale: number;
+  description: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A purchased package: `slots` messaging-account slots from starts_at until ends_at. */
+export interface SubscriptionsTable {
+  id: string;
+  company_id: string;
+  package_id: string;
+  package_name: string;
+  tier: 'basic' | 'business' | 'enterprise';
+  slots: number;
+  starts_at: number;
+  ends_at: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Orders snapshot the package (name, tier, slots, days, price) so catalogue edits never change them. */
+export interface OrdersTable {
+  id: string;
+  order_no: string;
+  company_id: string;
+  idempotency_key: string;
+  kind: 'buy' | 'renew';
+  package_id: string;
+  subscription_id: string | null;
+  package_name: string;
+  tier: 'basic' | 'business' | 'enterprise';
+  slots: number;
+  duration_days: number;
+  quantity: number;
+  amount_fen: number;
+  state: 'pending' | 'paid' | 'cancelled' | 'expired';
+  pay_method: string | null;
+  note: Generated<string>;
+  created_at: number;
+  pay_deadline: number;
+  paid_at: number | null;
+  closed_at: number | null;
+}
+
+/** Sub-accounts (子账号) = API applications with their own credentials and slot allocation. */
+export interface ApiAccountsTable {
+  id: string;
+  company_id: string;
+  name: string;
+  app_key: string;
+  secret_hash: string;
+  available_num: number;
+  callback_url: string | null;
+  status: 'active' | 'recovered';
+  created_at: number;
+  updated_at: number;
+  recovered_at: number | null;
+}
+
+export interface CompanyApiSettingsTable {
+  company_id: string;
+  default_callback_url: string | null;
+  /** JSON array of IPv4 addresses / CIDR ranges. */
+  ip_allowlist: string;
+  updated_at: number;
+}
+
 export interface DB {
+  packages: PackagesTable;
+  subscriptions: SubscriptionsTable;
+  orders: OrdersTable;
+  api_accounts: ApiAccountsTable;
+  company_api_settings: CompanyApiSettingsTable;
   users: UsersTable;
   sessions: SessionsTable;
   captchas: CaptchasTable;
@@ -91,3 +170,7 @@ export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type Session = Selectable<SessionsTable>;
+export type PackageRow = Selectable<PackagesTable>;
+export type SubscriptionRow = Selectable<SubscriptionsTable>;
+export type OrderRow = Selectable<OrdersTable>;
+export type ApiAccountRow = Selectable<ApiAccountsTable>;

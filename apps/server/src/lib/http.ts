@@ -66,7 +66,7 @@ export function createRouter(app: FastifyInstance, authenticate: Authenticate) {
           req,
           reply,
         });
-        return { code: OK_CODE, message: '成功', data: data ?? null };
+        return { code: OK_CODE, message: def.successMessage ?? '成功', data: data ?? null };
       },
     });
   };

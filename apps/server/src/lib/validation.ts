@@ -14,21 +14,40 @@ export class RequestValidationError extends Error {
  * For a union (e.g. resetPassword's two forms) the branch the caller most likely meant is used:
  * the one without unknown fields, then the one with the fewest problems.
  */
-export function describeIssues(issues: z.core.$ZodIssue[]): string {
+export function describeIssues(issues: z.core.$ZodIssue[], prefix: PropertyKey[] = []): string {
   const issue = issues[0];
   if (!issue) return '请求参数错误';
-  if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+  const path = [...prefix, ...issue.path];
+  // A union with its own (Chinese) message says it best; otherwise explain the likeliest branch.
+  if (issue.code === 'invalid_union' && issue.errors.length > 0 && isGeneric(issue.message)) {
     const branches = [...issue.errors].sort((a, b) => rank(a) - rank(b));
-    return describeIssues(branches[0] ?? []);
+    return describeIssues(branches[0] ?? [], path);
   }
-  const field = issue.path.map(String).join('.');
-  if (issue.code === 'unrecognized_keys') return `不支持的参数：${issue.keys.join(', ')}`;
+  const field = path.map(String).join('.');
+  if (issue.code === 'unrecognized_keys') {
+    return `不支持的参数：${issue.keys.map((k) => (field ? `${field}.${k}` : k)).join(', ')}`;
+  }
   if (issue.code === 'invalid_type' && issue.input === undefined) {
     return field ? `${field}：缺少必填参数` : '请求体不能为空';
   }
-  const message = /^[\x20-\x7e]*$/.test(issue.message) ? `参数格式错误（${issue.message}）` : issue.message;
+  if (issue.code === 'invalid_type' && isGeneric(issue.message)) {
+    return `${field || '请求体'}：类型错误，应为 ${TYPE_NAMES[issue.expected] ?? issue.expected}`;
+  }
+  const message = isGeneric(issue.message) ? `参数格式错误（${issue.message}）` : issue.message;
   return field ? `${field}：${message}` : message;
 }
+
+const TYPE_NAMES: Record<string, string> = {
+  string: '字符串',
+  number: '数字',
+  int: '整数',
+  boolean: '布尔值',
+  object: '对象',
+  array: '数组',
+};
+
+/** zod's own messages are English; ours are Chinese. */
+const isGeneric = (message: string) => /^[\x20-\x7e]*$/.test(message);
 
 function rank(issues: z.core.$ZodIssue[]): number {
   const unknownKeys = issues.some((i) => i.code === 'unrecognized_keys') ? 100 : 0;

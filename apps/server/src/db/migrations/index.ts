@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_accounts.js';
+import * as m0002 from './0002_commerce.js';
 
 /**
  * Every migration, in order. Listed here rather than read from disk so the bundled server carries
@@ -7,4 +8,5 @@ import * as m0001 from './0001_accounts.js';
  */
 export const migrations: Record<string, Migration> = {
   '0001_accounts': m0001,
+  '0002_commerce': m0002,
 };

@@ -80,7 +80,7 @@ export function createAuthService(deps: AuthDeps) {
         if (!(await settings.isOn('autoRegister'))) throw new AppError('REGISTRATION_CLOSED');
         if (existing) throw new AppError('ACCOUNT_EXISTS');
       } else if (scene === 'resetPassword') {
-        if (!existing || existing.role !== 'customer') throw new AppError('PHONE_NOT_REGISTERED');
+        if (existing?.role !== 'customer') throw new AppError('PHONE_NOT_REGISTERED');
       } else {
         if (!auth) throw new AppError('UNAUTHENTICATED');
         if (existing)
@@ -170,7 +170,7 @@ export function createAuthService(deps: AuthDeps) {
           throw new AppError('OLD_PASSWORD_WRONG');
       } else {
         const found = await repo.findUserByAccount(db, input.companyAccount);
-        if (!found || found.role !== 'customer') throw new AppError('PHONE_NOT_REGISTERED');
+        if (found?.role !== 'customer') throw new AppError('PHONE_NOT_REGISTERED');
         await sms.verify(input.companyAccount, 'resetPassword', input.verifyCode);
         user = found;
       }

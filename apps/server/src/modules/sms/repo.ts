@@ -23,13 +23,13 @@ export async function countSince(db: Kysely<DB>, by: 'phone' | 'ip', value: stri
   return Number(row.n);
 }
 
-export const latestOpen = (db: Kysely<DB>, phone: string, scene: string) =>
+/** The newest code sent to `phone` for `scene`; only it counts, so burning it can't revive an older one. */
+export const latest = (db: Kysely<DB>, phone: string, scene: string) =>
   db
     .selectFrom('sms_codes')
-    .select(['id', 'code_hash', 'attempts', 'expires_at'])
+    .select(['id', 'code_hash', 'attempts', 'expires_at', 'consumed_at'])
     .where('phone', '=', phone)
     .where('scene', '=', scene)
-    .where('consumed_at', 'is', null)
     .orderBy('created_at', 'desc')
     .limit(1)
     .executeTakeFirst();

@@ -1,0 +1,76 @@
+import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { DB, PackagesTable, SubscriptionsTable } from '../../db/schema.js';
+
+// ---- catalogue
+
+export const listPackages = (db: Kysely<DB>, onlyOnSale: boolean) => {
+  let q = db.selectFrom('packages').selectAll();
+  if (onlyOnSale) q = q.where('on_sale', '=', 1);
+  return q.orderBy('price_fen').execute();
+};
+
+export const findPackage = (db: Kysely<DB>, id: string) =>
+  db.selectFrom('packages').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const insertPackage = (db: Kysely<DB>, row: Insertable<PackagesTable>) =>
+  db.insertInto('packages').values(row).execute();
+
+export const updatePackage = (db: Kysely<DB>, id: string, patch: Updateable<PackagesTable>) =>
+  db.updateTable('packages').set(patch).where('id', '=', id).execute();
+
+export const countPackages = async (db: Kysely<DB>) =>
+  Number(
+    (
+      await db
+        .selectFrom('packages')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+// ---- subscriptions (purchased packages)
+export const listSubscriptions = (db: Kysely<DB>, companyId: string) =>
+  db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .orderBy('ends_at', 'desc')
+    .execute();
+
+export const findSubscription = (db: Kysely<DB>, companyId: string, id: string) =>
+  db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+
+export const insertSubscription = (db: Kysely<DB>, row: Insertable<SubscriptionsTable>) =>
+  db.insertInto('subscriptions').values(row).execute();
+
+export const updateSubscription = (db: Kysely<DB>, id: string, patch: Updateable<SubscriptionsTable>) =>
+  db.updateTable('subscriptions').set(patch).where('id', '=', id).execute();
+
+/** Slots of the company's packages in force at `now`. */
+export async function activeSlots(db: Kysely<DB>, companyId: string, now: number): Promise<number> {
+  const row = await db
+    .selectFrom('subscriptions')
+    .select((eb) => eb.fn.sum<number>('slots').as('n'))
+    .where('company_id', '=', companyId)
+    .where('starts_at', '<=', now)
+    .where('ends_at', '>', now)
+    .executeTakeFirstOrThrow();
+  return Number(row.n ?? 0);
+}
+
+/** Slots allocated to the company's active sub-accounts (optionally leaving one out). */
+export async function allocatedSlots(db: Kysely<DB>, companyId: string, exceptId?: string): Promise<number> {
+  let q = db
+    .selectFrom('api_accounts')
+    .select((eb) => eb.fn.sum<number>('available_num').as('n'))
+    .where('company_id', '=', companyId)
+    .where('status', '=', 'active');
+  if (exceptId) q = q.where('id', '!=', exceptId);
+  const row = await q.executeTakeFirstOrThrow();
+  return Number(row.n ?? 0);
+}
