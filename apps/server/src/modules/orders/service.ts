@@ -160,7 +160,7 @@ export function createOrderService(db: Kysely<DB>, audit: AuditService) {
         o.kind === 'buy' && o.package_id === input.packageId && o.quantity === input.quantity;
       return place(companyId, input.idempotencyKey, same, async () => {
         const pkg = await packages.findPackage(db, input.packageId);
-        if (!pkg || pkg.on_sale !== 1) throw new AppError('NOT_FOUND', '套餐不存在或已下架');
+        if (pkg?.on_sale !== 1) throw new AppError('NOT_FOUND', '套餐不存在或已下架');
         return {
           kind: 'buy' as const,
           package_id: pkg.id,

@@ -61,7 +61,8 @@ export function createSmsService(db: Kysely<DB>, provider: SmsProvider): SmsServ
       const now = Date.now();
       const row = await repo.latest(db, phone, scene);
       if (!row) throw new AppError('SMS_CODE_INVALID', '请先获取短信验证码');
-      if (row.consumed_at !== null) throw new AppError('SMS_CODE_EXPIRED', '短信验证码已使用或已失效，请重新获取');
+      if (row.consumed_at !== null)
+        throw new AppError('SMS_CODE_EXPIRED', '短信验证码已使用或已失效，请重新获取');
       if (row.expires_at <= now) throw new AppError('SMS_CODE_EXPIRED');
       if (!safeEqual(row.code_hash, hashCode(row.id, code))) {
         await repo.countWrongAttempt(db, row.id, SMS_CODE_MAX_ATTEMPTS, now);
