@@ -10,6 +10,8 @@ export default defineConfig({
   },
   build: {
     outDir: 'dist',
+    // dist/.vite/manifest.json: lets scripts/size-report.mjs measure what each page loads.
+    manifest: true,
     target: 'es2022',
     // The shell (antd) is far larger than the login page; keep the warning useful.
     chunkSizeWarningLimit: 1200,

@@ -1,4 +1,6 @@
-import { authCalls, ERROR_TOAST_MS, REQUEST_TIMEOUT_MS, systemCalls } from '@wxc/contract';
+import * as authCalls from '@wxc/contract/calls/auth';
+import * as systemCalls from '@wxc/contract/calls/system';
+import { ERROR_TOAST_MS, REQUEST_TIMEOUT_MS } from '@wxc/contract/constants';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, type ConfirmOptions, createRequester, TEXT } from './request';
 

@@ -1,13 +1,6 @@
-import {
-  type CallDef,
-  type CallRequest,
-  type CallResponse,
-  ERROR_TOAST_MS,
-  ErrorCatalogue,
-  LOGGED_OUT_CODES,
-  OK_CODE,
-  REQUEST_TIMEOUT_MS,
-} from '@wxc/contract';
+import type { CallDef, CallRequest, CallResponse } from '@wxc/contract/call';
+import { ERROR_TOAST_MS, REQUEST_TIMEOUT_MS } from '@wxc/contract/constants';
+import { ErrorCatalogue, LOGGED_OUT_CODES, OK_CODE } from '@wxc/contract/errors';
 
 /**
  * The request rules of spec §7 and §8, in one place. Everything with a side effect (HTTP, toasts,

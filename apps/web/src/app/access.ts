@@ -1,4 +1,4 @@
-import { Role, type RoleValue } from '@wxc/contract';
+import { Role, type RoleValue } from '@wxc/contract/domain';
 import type { MenuGroup } from './routes';
 
 /**

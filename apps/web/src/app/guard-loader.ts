@@ -1,4 +1,5 @@
-import { authCalls, systemCalls } from '@wxc/contract';
+import * as authCalls from '@wxc/contract/calls/auth';
+import * as systemCalls from '@wxc/contract/calls/system';
 import { type LoaderFunctionArgs, redirect } from 'react-router';
 import { call } from '../api/client';
 import { showError } from '../api/ui';

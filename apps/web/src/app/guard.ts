@@ -1,4 +1,4 @@
-import type { RoleValue } from '@wxc/contract';
+import type { RoleValue } from '@wxc/contract/domain';
 import { canSee } from './access';
 import { findShellRoute, WHITE_LIST } from './routes';
 

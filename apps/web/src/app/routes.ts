@@ -1,4 +1,4 @@
-import type { RoleValue } from '@wxc/contract';
+import type { RoleValue } from '@wxc/contract/domain';
 import type { ComponentType } from 'react';
 
 /**

@@ -1,4 +1,4 @@
-import { ACCOUNT_TYPE_LABELS, type AccountTypeValue } from '@wxc/contract';
+import { ACCOUNT_TYPE_LABELS, type AccountTypeValue } from '@wxc/contract/domain';
 import { Button, Descriptions, Modal } from 'antd';
 import { useSession } from '../stores/session';
 

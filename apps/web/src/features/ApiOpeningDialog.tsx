@@ -1,5 +1,5 @@
 import { CheckCircleFilled } from '@ant-design/icons';
-import { AccountType, type AccountTypeValue } from '@wxc/contract';
+import { AccountType, type AccountTypeValue } from '@wxc/contract/domain';
 import { Button, Modal, Tag } from 'antd';
 import { useSession } from '../stores/session';
 

@@ -1,5 +1,5 @@
 import { SafetyCertificateOutlined } from '@ant-design/icons';
-import { REAL_NAME_LABELS, type RealNameStatusValue } from '@wxc/contract';
+import { REAL_NAME_LABELS, type RealNameStatusValue } from '@wxc/contract/domain';
 import { Button, Modal, Tag } from 'antd';
 import { useState } from 'react';
 import { useSession } from '../stores/session';

@@ -1,4 +1,4 @@
-import { authCalls } from '@wxc/contract';
+import * as authCalls from '@wxc/contract/calls/auth';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { call } from '../api/client';
 

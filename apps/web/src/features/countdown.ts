@@ -1,4 +1,4 @@
-import { SMS_RESEND_SECONDS } from '@wxc/contract';
+import { SMS_RESEND_SECONDS } from '@wxc/contract/constants';
 import { useEffect, useState } from 'react';
 
 /** The resend countdown after an SMS code was sent (60 s, or what the service says). */

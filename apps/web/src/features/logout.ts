@@ -1,4 +1,4 @@
-import { authCalls } from '@wxc/contract';
+import * as authCalls from '@wxc/contract/calls/auth';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import { call } from '../api/client';

@@ -1,5 +1,5 @@
 import { SettingOutlined } from '@ant-design/icons';
-import { SETTINGS_BUTTON_TOP_PX } from '@wxc/contract';
+import { SETTINGS_BUTTON_TOP_PX } from '@wxc/contract/constants';
 import { lazy, Suspense, useState } from 'react';
 import { useSettings } from '../stores/settings';
 

@@ -1,4 +1,4 @@
-import { DEFAULT_THEME_COLOR } from '@wxc/contract';
+import { DEFAULT_THEME_COLOR } from '@wxc/contract/constants';
 import { Button, ColorPicker, Divider, Drawer, Radio, Switch } from 'antd';
 import type { ReactNode } from 'react';
 import { type Size, setSize, useApp } from '../stores/app';

@@ -1,6 +1,6 @@
 import { CloseOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { TAGS_CONTEXT_MENU_WIDTH_PX, TAGS_SCROLL_PADDING_PX } from '@wxc/contract';
+import { TAGS_CONTEXT_MENU_WIDTH_PX, TAGS_SCROLL_PADDING_PX } from '@wxc/contract/constants';
 import { type MouseEvent, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useTags } from '../stores/tags';

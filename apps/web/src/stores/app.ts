@@ -1,4 +1,4 @@
-import { MOBILE_BREAKPOINT_PX, SIDEBAR_STATUS_COOKIE, SIZE_COOKIE } from '@wxc/contract';
+import { MOBILE_BREAKPOINT_PX, SIDEBAR_STATUS_COOKIE, SIZE_COOKIE } from '@wxc/contract/constants';
 import { create } from 'zustand';
 import { getCookie, setCookie } from '../utils/cookies';
 

@@ -1,4 +1,5 @@
-import { type RoleValue, TOKEN_COOKIE, type UserInfo } from '@wxc/contract';
+import { TOKEN_COOKIE } from '@wxc/contract/constants';
+import type { RoleValue, UserInfo } from '@wxc/contract/domain';
 import { create } from 'zustand';
 import { getCookie, removeCookie, setCookie } from '../utils/cookies';
 import { useTags } from './tags';

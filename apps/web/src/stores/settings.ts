@@ -1,4 +1,4 @@
-import { DEFAULT_THEME_COLOR } from '@wxc/contract';
+import { DEFAULT_THEME_COLOR } from '@wxc/contract/constants';
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 

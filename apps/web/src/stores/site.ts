@@ -1,4 +1,4 @@
-import { PRODUCT_TITLE_DEFAULT } from '@wxc/contract';
+import { PRODUCT_TITLE_DEFAULT } from '@wxc/contract/constants';
 import { create } from 'zustand';
 
 /** Public site facts from /api/normal/siteInfo: product title, version flag, support contact. */

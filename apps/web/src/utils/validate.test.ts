@@ -1,4 +1,5 @@
-import { mobileField, PASSWORD_RULE_TEXT, passwordField } from '@wxc/contract';
+import { PASSWORD_RULE_TEXT } from '@wxc/contract/constants';
+import { mobileField, passwordField } from '@wxc/contract/fields';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { fieldError, formErrors } from './validate';

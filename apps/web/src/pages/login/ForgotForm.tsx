@@ -1,11 +1,6 @@
-import {
-  authCalls,
-  captchaCodeField,
-  mobileField,
-  PASSWORD_RULE_TEXT,
-  passwordField,
-  smsCodeField,
-} from '@wxc/contract';
+import * as authCalls from '@wxc/contract/calls/auth';
+import { PASSWORD_RULE_TEXT } from '@wxc/contract/constants';
+import { captchaCodeField, mobileField, passwordField, smsCodeField } from '@wxc/contract/fields';
 import { type FormEvent, useMemo, useState } from 'react';
 import { ApiError, call } from '../../api/client';
 import { CaptchaImage, useCaptcha } from '../../features/captcha';

@@ -1,4 +1,5 @@
-import { authCalls, captchaCodeField, loginAccountField, loginPasswordField } from '@wxc/contract';
+import * as authCalls from '@wxc/contract/calls/auth';
+import { captchaCodeField, loginAccountField, loginPasswordField } from '@wxc/contract/fields';
 import { type FormEvent, useMemo, useState } from 'react';
 import { ApiError, call } from '../../api/client';
 import { CaptchaImage, useCaptcha } from '../../features/captcha';

@@ -1,14 +1,13 @@
+import * as authCalls from '@wxc/contract/calls/auth';
+import { PASSWORD_RULE_TEXT } from '@wxc/contract/constants';
+import { ACCOUNT_TYPE_LABELS, type AccountTypeValue } from '@wxc/contract/domain';
 import {
-  ACCOUNT_TYPE_LABELS,
-  type AccountTypeValue,
-  authCalls,
   captchaCodeField,
   companyNameField,
   mobileField,
-  PASSWORD_RULE_TEXT,
   passwordField,
   smsCodeField,
-} from '@wxc/contract';
+} from '@wxc/contract/fields';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { ApiError, call } from '../../api/client';

@@ -1,6 +1,8 @@
 import { EditOutlined, LockOutlined, MobileOutlined } from '@ant-design/icons';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { authCalls, companyNameField, REAL_NAME_LABELS, type UserInfo, userNameField } from '@wxc/contract';
+import * as authCalls from '@wxc/contract/calls/auth';
+import { REAL_NAME_LABELS, type UserInfo } from '@wxc/contract/domain';
+import { companyNameField, userNameField } from '@wxc/contract/fields';
 import { App, Button, Card, Descriptions, Form, Input, Modal, Skeleton, Tag } from 'antd';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';

@@ -1,5 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
-import { authCalls, loginPasswordField, PASSWORD_RULE_TEXT, passwordField } from '@wxc/contract';
+import * as authCalls from '@wxc/contract/calls/auth';
+import { PASSWORD_RULE_TEXT } from '@wxc/contract/constants';
+import { loginPasswordField, passwordField } from '@wxc/contract/fields';
 import { Alert, App, Button, Card, Form, Input } from 'antd';
 import { useNavigate } from 'react-router';
 import { call } from '../../../api/client';

@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { authCalls, captchaCodeField, mobileField, smsCodeField } from '@wxc/contract';
+import * as authCalls from '@wxc/contract/calls/auth';
+import { captchaCodeField, mobileField, smsCodeField } from '@wxc/contract/fields';
 import { Alert, App, Button, Card, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';

@@ -1,0 +1,61 @@
+import { ApiOutlined } from '@ant-design/icons';
+import { useMutation } from '@tanstack/react-query';
+import * as accountCalls from '@wxc/contract/calls/api-accounts';
+import { App, Button } from 'antd';
+import { useState } from 'react';
+import { call } from '../../api/client';
+import { useInvalidateCommerce } from './queries';
+import { type Credentials, SecretOnceDialog } from './SecretOnceDialog';
+
+/**
+ * 开通 API: `home.applyApis` creates the company's first sub-account (with every free slot) and
+ * answers its secret once; when API access already exists it says so.
+ */
+export function ApplyApiButton({
+  disabled,
+  block,
+  onDone,
+}: {
+  disabled?: boolean;
+  block?: boolean;
+  onDone?(): void;
+}) {
+  const { message } = App.useApp();
+  const invalidate = useInvalidateCommerce();
+  const [credentials, setCredentials] = useState<Credentials | null>(null);
+  const apply = useMutation({
+    mutationFn: () => call(accountCalls.applyApis, {}),
+    onSuccess: (result) => {
+      void invalidate();
+      if (result.created && result.credentials) {
+        void message.success('申请成功，API 已开通');
+        setCredentials(result.credentials);
+      } else {
+        void message.info('API 已开通，可在「子账号」中管理密钥');
+        onDone?.();
+      }
+    },
+  });
+  return (
+    <>
+      <Button
+        type="primary"
+        icon={<ApiOutlined />}
+        block={block}
+        disabled={disabled}
+        loading={apply.isPending}
+        onClick={() => apply.mutate()}
+      >
+        开通 API
+      </Button>
+      <SecretOnceDialog
+        credentials={credentials}
+        title="API 已开通：请保存密钥"
+        onClose={() => {
+          setCredentials(null);
+          onDone?.();
+        }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,198 @@
+import * as authCalls from '@wxc/contract/calls/auth';
+import { SMS_RESEND_SECONDS, TOKEN_COOKIE } from '@wxc/contract/constants';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ADMIN,
+  CAPTCHA,
+  type Company,
+  launchBrowser,
+  openPage,
+  see,
+  seedCompany,
+  startServer,
+  type TestPage,
+  type TestServer,
+  uniquePhone,
+} from './harness';
+
+let server: TestServer;
+let browser: Browser;
+
+let forgotCompany: Company;
+let forgotSeededAt = 0;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  // Seeded first: its registration SMS must be 60 s old before the reset can send another.
+  forgotCompany = await seedCompany(server);
+  forgotSeededAt = Date.now();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function fillLogin(t: TestPage, account: string, password: string) {
+  const { page } = t;
+  await page.getByLabel('账号', { exact: true }).fill(account);
+  await page.getByLabel('密码', { exact: true }).fill(password);
+  await page.getByLabel('图形验证码', { exact: true }).fill(CAPTCHA);
+  await page.getByRole('button', { name: '登 录' }).click();
+}
+
+describe('sign-in screen', () => {
+  it('registers with the SMS code from the outbox, lands on the dashboard, and a reload keeps the session', async () => {
+    const t = await openPage(browser, server);
+    const { page } = t;
+    const phone = uniquePhone();
+    await page.goto('/register');
+    await expect.poll(() => page.title()).toBe('注册 - 微信 API 客户控制台');
+    await page.getByText('本地部署').click();
+    await page.getByLabel('公司名称').fill('示例网络科技有限公司');
+    await page.getByLabel('手机号（登录账号）').fill(phone);
+    await page.getByLabel('密码', { exact: true }).fill('Passw0rd2024');
+    await page.getByLabel('确认密码').fill('Passw0rd2024');
+
+    // Inline rules before any request: the SMS send needs the captcha, the submit the agreement.
+    await page.getByRole('button', { name: '获取验证码' }).click();
+    await see(page.getByText('请输入图形验证码'));
+    await page.getByLabel('图形验证码', { exact: true }).fill(CAPTCHA);
+    await page.getByRole('button', { name: '获取验证码' }).click();
+    await expect.poll(() => page.getByRole('button', { name: /秒后重发/ }).isDisabled()).toBe(true);
+    const code = await server.smsCode(phone, 'register');
+    await page.getByLabel('短信验证码').fill(code);
+    await page.getByRole('button', { name: '注册并登录' }).click();
+    await see(page.getByText('请阅读并同意服务协议'));
+    await page.getByLabel(/我已阅读并同意/).check();
+    await page.getByRole('button', { name: '注册并登录' }).click();
+
+    await page.waitForURL('**/dashboard');
+    await expect.poll(() => page.title()).toBe('用户中心 - 微信 API 客户控制台');
+    await see(page.getByRole('button', { name: '用户菜单' }));
+    const cookie = (await t.context.cookies()).find((c) => c.name === TOKEN_COOKIE);
+    expect(cookie?.value).toBeTruthy();
+
+    await page.reload();
+    await see(page.getByRole('button', { name: '用户菜单' }));
+    expect(new URL(page.url()).pathname).toBe('/dashboard');
+    t.assertNoErrors();
+    await t.close();
+  });
+
+  it('sends a visitor to login with the redirect, refreshes the captcha after a failure, then lands on the target', async () => {
+    const company = await seedCompany(server);
+    const t = await openPage(browser, server);
+    t.allow(/status of 400/); // the browser notes the wrong-password answer
+    const { page } = t;
+    await page.goto('/myAPI/index?tab=docs');
+    await page.waitForURL('**/login?redirect=*');
+    expect(new URL(page.url()).searchParams.get('redirect')).toBe('/myAPI/index?tab=docs');
+
+    const captcha = page.getByRole('img', { name: '图形验证码' });
+    await see(captcha);
+    const before = await captcha.getAttribute('src');
+    await fillLogin(t, company.phone, 'WrongPass999');
+    await see(page.getByRole('alert').filter({ hasText: '账号或密码错误' }));
+    await expect.poll(() => captcha.getAttribute('src')).not.toBe(before);
+    await expect.poll(() => page.getByLabel('图形验证码', { exact: true }).inputValue()).toBe('');
+
+    await fillLogin(t, company.phone, company.password);
+    await page.waitForURL('**/myAPI/index?tab=docs');
+    await see(page.getByRole('heading', { name: '我的API' }));
+    await expect.poll(() => page.title()).toBe('我的API - 微信 API 客户控制台');
+    t.assertNoErrors();
+    await t.close();
+  });
+
+  it('shows inline rules from the contract before submitting', async () => {
+    const t = await openPage(browser, server);
+    const { page } = t;
+    await page.goto('/login');
+    await page.getByRole('button', { name: '登 录' }).click();
+    await see(page.getByText('请输入账号'));
+    await see(page.getByText('请输入密码'));
+    await page.getByRole('tab', { name: '注册账号' }).click();
+    await page.waitForURL('**/register');
+    await page.getByLabel('手机号（登录账号）').fill('12345');
+    await page.getByLabel('公司名称').click();
+    await see(page.getByText('请输入正确的 11 位手机号'));
+    await page.getByLabel('密码', { exact: true }).fill('short');
+    await page.getByLabel('确认密码').fill('other');
+    await page.getByRole('button', { name: '注册并登录' }).click();
+    await see(page.getByText('密码需为 8-32 位，且同时包含字母和数字'));
+    await see(page.getByText('两次输入的密码不一致'));
+    t.assertNoErrors();
+    await t.close();
+  });
+
+  it('logs out: the server revokes the token, and cookie, tabs and session storage are cleared', async () => {
+    const company = await seedCompany(server);
+    const t = await openPage(browser, server, { token: company.token });
+    const { page } = t;
+    await page.goto('/accountList/index');
+    await see(page.getByRole('heading', { name: '子账号' }));
+    await page.getByRole('button', { name: '用户菜单' }).click();
+    await page.getByRole('menuitem', { name: '退出登录' }).click();
+    await page.waitForURL('**/login');
+    expect((await t.context.cookies()).find((c) => c.name === TOKEN_COOKIE)).toBeUndefined();
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    const after = await server.api(authCalls.refreshLoginInfo, {}, company.token);
+    expect(after.code).toBe('403');
+    await page.goto('/dashboard');
+    await page.waitForURL('**/login?redirect=%2Fdashboard');
+    t.assertNoErrors();
+    await t.close();
+  });
+
+  it('lets the operator in with the admin role, who sees the operator group', async () => {
+    const t = await openPage(browser, server);
+    const { page } = t;
+    await page.goto('/login?redirect=%2Foperator%2Findex');
+    await fillLogin(t, ADMIN.account, ADMIN.password);
+    await page.waitForURL('**/operator/index');
+    await see(page.getByRole('heading', { name: '运营管理' }));
+    await see(page.locator('.sidebar').getByText('运营', { exact: true }));
+    t.assertNoErrors();
+    await t.close();
+  });
+
+  // The service allows one SMS per number per 60 s, whatever the scene, and the company was just
+  // registered with one: the screen shows that refusal as it comes, then the reset goes through.
+  it('resets a forgotten password with an SMS code, then logs in with the new one', {
+    timeout: 120_000,
+  }, async () => {
+    const company = forgotCompany;
+    const t = await openPage(browser, server);
+    t.allow(/status of 429/);
+    const { page } = t;
+    await page.goto('/login');
+    await page.getByLabel('账号', { exact: true }).fill(company.phone);
+    await page.getByRole('button', { name: '忘记密码？' }).click();
+    await see(page.getByRole('heading', { name: '找回密码' }));
+    await expect.poll(() => page.getByLabel('注册手机号').inputValue()).toBe(company.phone);
+    const sendCode = async () => {
+      await page.getByLabel('图形验证码', { exact: true }).fill(CAPTCHA);
+      await page.getByRole('button', { name: '获取验证码' }).click();
+    };
+    if (Date.now() - forgotSeededAt < SMS_RESEND_SECONDS * 1000) {
+      await sendCode();
+      await see(page.getByRole('alert').filter({ hasText: '验证码发送过于频繁' }));
+      await page.waitForTimeout(forgotSeededAt + SMS_RESEND_SECONDS * 1000 + 1000 - Date.now());
+    }
+    await sendCode();
+    const code = await server.smsCode(company.phone, 'resetPassword');
+    await page.getByLabel('短信验证码').fill(code);
+    await page.getByLabel('新密码', { exact: true }).fill('NewPassw0rd99');
+    await page.getByLabel('确认新密码').fill('NewPassw0rd99');
+    await page.getByRole('button', { name: '重置密码' }).click();
+    await see(page.getByText('密码已重置，请使用新密码登录。'));
+    await expect.poll(() => page.getByLabel('账号', { exact: true }).inputValue()).toBe(company.phone);
+    await fillLogin(t, company.phone, 'NewPassw0rd99');
+    await page.waitForURL('**/dashboard');
+    t.assertNoErrors();
+    await t.close();
+  });
+});

@@ -1,0 +1,303 @@
+/**
+ * Browser-test harness: starts the built service (`npm run build` must have run) on a free port with
+ * a fresh data directory, reads dev-SMS codes from its log, seeds companies through the API, and
+ * drives Debian's Chromium through playwright-core. Nothing here downloads a browser.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CallDef, CallRequest, CallResponse } from '@wxc/contract/call';
+import * as authCalls from '@wxc/contract/calls/auth';
+import { TOKEN_COOKIE } from '@wxc/contract/constants';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const ARTIFACTS = path.join(ROOT, 'e2e', 'artifacts');
+export const CAPTCHA = '1234';
+export const ADMIN = { account: 'operator', password: 'Operator2024' };
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export interface SmsMessage {
+  phone: string;
+  scene: string;
+  code: string;
+}
+
+export interface TestServer {
+  baseUrl: string;
+  /** Every log line the service printed so far. */
+  log: string[];
+  /** Waits for the newest dev-SMS code sent to `phone` (optionally for one scene). */
+  smsCode(phone: string, scene?: string, timeoutMs?: number): Promise<string>;
+  /** Calls the API like a program would; resolves to the whole envelope. */
+  api<C extends CallDef>(
+    def: C,
+    input: CallRequest<C>,
+    token?: string,
+  ): Promise<{ code: string; message: string; data: CallResponse<C> }>;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+const SMS_LINE = /\[dev-sms\] to=(\S+) scene=(\S+) code=(\d+)/;
+
+export async function startServer(extraEnv: Record<string, string> = {}): Promise<TestServer> {
+  const main = path.join(ROOT, 'apps/server/dist/main.js');
+  if (!existsSync(main) || !existsSync(path.join(ROOT, 'apps/web/dist/index.html'))) {
+    throw new Error('The service or console is not built: run `npm run build` before the browser tests.');
+  }
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'wxc-e2e-'));
+  const child: ChildProcess = spawn(process.execPath, [main], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      CAPTCHA_FIXED_CODE: CAPTCHA,
+      ADMIN_ACCOUNT: ADMIN.account,
+      ADMIN_PASSWORD: ADMIN.password,
+      SEED_DEMO: 'false',
+      ...extraEnv,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const log: string[] = [];
+  const sms: SmsMessage[] = [];
+  let buffer = '';
+  const onData = (chunk: Buffer) => {
+    buffer += chunk.toString('utf8');
+    let nl = buffer.indexOf('\n');
+    while (nl !== -1) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 1);
+      log.push(line);
+      let text = line;
+      try {
+        text = String((JSON.parse(line) as { msg?: unknown }).msg ?? line);
+      } catch {
+        // not JSON: a banner line
+      }
+      const m = SMS_LINE.exec(text);
+      if (m) sms.push({ phone: m[1]!, scene: m[2]!, code: m[3]! });
+      nl = buffer.indexOf('\n');
+    }
+  };
+  child.stdout?.on('data', onData);
+  child.stderr?.on('data', (chunk: Buffer) => log.push(chunk.toString('utf8')));
+  let exited = false;
+  child.on('exit', () => {
+    exited = true;
+  });
+
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (exited) throw new Error(`The service exited during start:\n${log.join('\n')}`);
+    try {
+      const res = await fetch(`${baseUrl}/healthz`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`The service did not become healthy:\n${log.join('\n')}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+
+  return {
+    baseUrl,
+    log,
+    async smsCode(phone, scene, timeoutMs = 5000) {
+      const until = Date.now() + timeoutMs;
+      for (;;) {
+        const found = [...sms].reverse().find((s) => s.phone === phone && (!scene || s.scene === scene));
+        if (found) return found.code;
+        if (Date.now() > until) throw new Error(`No dev-SMS code for ${phone} (${scene ?? 'any scene'})`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    async api(def, input, token) {
+      const headers: Record<string, string> = {};
+      if (token) headers.Authorization = token;
+      let url = baseUrl + def.path;
+      let body: string | undefined;
+      if (def.method === 'GET') {
+        const q = new URLSearchParams(input as Record<string, string>).toString();
+        if (q) url += `?${q}`;
+      } else {
+        headers['Content-Type'] = 'application/json';
+        body = JSON.stringify(input ?? {});
+      }
+      const res = await fetch(url, { method: def.method, headers, body });
+      return (await res.json()) as never;
+    },
+    async stop() {
+      if (!exited) {
+        const done = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+        await done;
+        clearTimeout(timer);
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+let phoneSeq = 0;
+/** A mobile number unique within this run. */
+export function uniquePhone(): string {
+  phoneSeq += 1;
+  const tail = `${Date.now() % 1_000_000}`.padStart(6, '0') + `${phoneSeq % 100}`.padStart(2, '0');
+  return `139${tail}`;
+}
+
+export interface Company {
+  phone: string;
+  password: string;
+  companyName: string;
+  token: string;
+}
+
+/** Registers a company through the API, as its own program would: captcha, SMS code, register. */
+export async function seedCompany(server: TestServer, overrides: Partial<Omit<Company, 'token'>> = {}) {
+  const phone = overrides.phone ?? uniquePhone();
+  const password = overrides.password ?? 'Passw0rd2024';
+  const companyName = overrides.companyName ?? `测试科技有限公司${phone.slice(-4)}`;
+  const captcha = await server.api(authCalls.getVerifyCode, {});
+  const sent = await server.api(authCalls.sendRegisterSms, {
+    phone,
+    captchaId: captcha.data.captchaId,
+    captchaCode: CAPTCHA,
+  });
+  if (sent.code !== '200') throw new Error(`sendRegisterSms: ${sent.code} ${sent.message}`);
+  const verifyCode = await server.smsCode(phone, 'register');
+  const reg = await server.api(authCalls.register, {
+    extAccountType: 1,
+    companyName,
+    companyAccount: phone,
+    password,
+    checkPassword: password,
+    verifyCode,
+    readMsg: true,
+  });
+  if (reg.code !== '200') throw new Error(`register: ${reg.code} ${reg.message}`);
+  return { phone, password, companyName, token: reg.data.token } satisfies Company;
+}
+
+/** Signs in through the API (captcha + login) and returns the token. */
+export async function apiLogin(server: TestServer, account: string, password: string): Promise<string> {
+  const captcha = await server.api(authCalls.getVerifyCode, {});
+  const res = await server.api(authCalls.login, {
+    companyAccount: account,
+    password,
+    captchaId: captcha.data.captchaId,
+    captchaCode: CAPTCHA,
+  });
+  if (res.code !== '200') throw new Error(`login: ${res.code} ${res.message}`);
+  return res.data.token;
+}
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+}
+
+export const DESKTOP = { width: 1440, height: 900 };
+export const MOBILE = { width: 375, height: 812 };
+
+export interface TestPage {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors and page errors seen so far (minus the allowed ones). */
+  errors: string[];
+  /** Allows console errors matching this pattern (e.g. the browser's note about an expected 401). */
+  allow(pattern: RegExp): void;
+  /** Fails when the page logged any error not allowed. */
+  assertNoErrors(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh browser context (own cookies and storage) with one page that records every console
+ * error; tests end with `assertNoErrors()`. With `token`, the session cookie is set first, as
+ * after a login.
+ */
+export async function openPage(
+  browser: Browser,
+  server: TestServer,
+  options: { viewport?: { width: number; height: number }; token?: string } = {},
+): Promise<TestPage> {
+  const context = await browser.newContext({
+    viewport: options.viewport ?? DESKTOP,
+    locale: 'zh-CN',
+    timezoneId: 'Asia/Shanghai',
+    baseURL: server.baseUrl,
+  });
+  if (options.token) {
+    await context.addCookies([{ name: TOKEN_COOKIE, value: options.token, url: server.baseUrl }]);
+  }
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  const errors: string[] = [];
+  const allowed: RegExp[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() !== 'error') return;
+    const text = `${msg.text()} @ ${msg.location().url}`;
+    if (!allowed.some((re) => re.test(text))) errors.push(`console: ${text}`);
+  });
+  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+  return {
+    context,
+    page,
+    errors,
+    allow: (re) => allowed.push(re),
+    assertNoErrors() {
+      if (errors.length) throw new Error(`Browser errors:\n${errors.join('\n')}`);
+    },
+    close: () => context.close(),
+  };
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const file = path.join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+/** Waits until the locator's (first) element is visible. playwright-core has no `expect`. */
+export async function see(locator: Locator, timeout?: number): Promise<void> {
+  await locator.first().waitFor({ state: 'visible', ...(timeout ? { timeout } : {}) });
+}
+
+/** Waits until no element matches (or all are hidden). */
+export async function gone(locator: Locator, timeout?: number): Promise<void> {
+  await locator.first().waitFor({ state: 'hidden', ...(timeout ? { timeout } : {}) });
+}

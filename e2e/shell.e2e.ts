@@ -1,0 +1,294 @@
+import * as authCalls from '@wxc/contract/calls/auth';
+import {
+  DEFAULT_THEME_COLOR,
+  SIDEBAR_STATUS_COOKIE,
+  SIDEBAR_WIDTH_PX,
+  TAGS_CONTEXT_MENU_WIDTH_PX,
+} from '@wxc/contract/constants';
+import type { Browser, Page, Route } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  gone,
+  launchBrowser,
+  MOBILE,
+  openPage,
+  see,
+  seedCompany,
+  startServer,
+  type TestPage,
+  type TestServer,
+} from './harness';
+
+let server: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function loggedIn(viewport?: { width: number; height: number }) {
+  const company = await seedCompany(server);
+  const t = await openPage(browser, server, { token: company.token, ...(viewport ? { viewport } : {}) });
+  return { company, t, page: t.page };
+}
+
+const tagPaths = (page: Page) =>
+  page.locator('.tags-view .tag').evaluateAll((els) => els.map((e) => e.getAttribute('data-path')));
+
+async function openTagMenu(page: Page, path: string) {
+  await page.locator(`.tags-view .tag[data-path="${path}"]`).click({ button: 'right' });
+  await see(page.locator('.tags-contextmenu'));
+}
+
+describe('shell', () => {
+  it('opens pages from the menu as tabs; right-click 刷新/关闭/关闭其他/关闭所有; the dashboard tab is pinned', async () => {
+    const { t, page } = await loggedIn();
+    await page.goto('/dashboard');
+    await see(page.getByRole('heading', { name: '用户中心' }));
+    const sidebar = page.locator('.sidebar');
+    expect(Math.round((await sidebar.boundingBox())!.width)).toBe(SIDEBAR_WIDTH_PX);
+    for (const title of ['套餐 & 服务', '管理 & 账号', '测试 & 模拟']) await see(sidebar.getByText(title));
+    await expect.poll(() => sidebar.getByText('运营', { exact: true }).count()).toBe(0);
+
+    for (const name of ['我的API', '子账号', '微信管理']) {
+      await sidebar.getByRole('menuitem', { name }).click();
+      await see(page.getByRole('heading', { name }));
+    }
+    await expect
+      .poll(() => page.locator('.app-breadcrumb').innerText())
+      .toMatch(/首页\s*\/\s*管理 & 账号\s*\/\s*微信管理/);
+    expect(await tagPaths(page)).toEqual([
+      '/dashboard',
+      '/myAPI/index',
+      '/accountList/index',
+      '/wechatList/index',
+    ]);
+
+    // Pinned: no close button and no 关闭 entry.
+    await expect.poll(() => page.locator('.tag[data-path="/dashboard"] .tag-close').count()).toBe(0);
+    await openTagMenu(page, '/dashboard');
+    const menu = page.locator('.tags-contextmenu');
+    expect(Math.round((await menu.boundingBox())!.width)).toBe(TAGS_CONTEXT_MENU_WIDTH_PX);
+    expect(await menu.getByRole('menuitem').allInnerTexts()).toEqual(['刷新', '关闭其他', '关闭所有']);
+    await page.keyboard.press('Escape');
+    await page.mouse.click(700, 600);
+    await gone(menu);
+
+    // 刷新 re-mounts the page and stays on it.
+    await openTagMenu(page, '/wechatList/index');
+    await menu.getByRole('menuitem', { name: '刷新' }).click();
+    await see(page.getByRole('heading', { name: '微信管理' }));
+    expect(new URL(page.url()).pathname).toBe('/wechatList/index');
+
+    // 关闭 on the active tab goes to the last one left.
+    await openTagMenu(page, '/wechatList/index');
+    await menu.getByRole('menuitem', { name: '关闭', exact: true }).click();
+    await page.waitForURL('**/accountList/index');
+    expect(await tagPaths(page)).toEqual(['/dashboard', '/myAPI/index', '/accountList/index']);
+
+    // 关闭其他 on another tab keeps it (and the pinned one) and opens it.
+    await openTagMenu(page, '/myAPI/index');
+    await menu.getByRole('menuitem', { name: '关闭其他' }).click();
+    await page.waitForURL('**/myAPI/index');
+    expect(await tagPaths(page)).toEqual(['/dashboard', '/myAPI/index']);
+
+    // The × closes a tab too; 关闭所有 leaves only the pinned dashboard.
+    await sidebar.getByRole('menuitem', { name: '在线测试' }).click();
+    await page.getByRole('button', { name: '关闭 我的API' }).click();
+    expect(await tagPaths(page)).toEqual(['/dashboard', '/onlineTest/index']);
+    await openTagMenu(page, '/onlineTest/index');
+    await menu.getByRole('menuitem', { name: '关闭所有' }).click();
+    await page.waitForURL('**/dashboard');
+    expect(await tagPaths(page)).toEqual(['/dashboard']);
+
+    // Tabs survive a reload (session storage).
+    await sidebar.getByRole('menuitem', { name: '模拟演示' }).click();
+    await page.reload();
+    await see(page.getByRole('heading', { name: '模拟演示' }));
+    expect(await tagPaths(page)).toEqual(['/dashboard', '/moniyanshi/index']);
+    t.assertNoErrors();
+    await t.close();
+  });
+
+  it('keeps settings across reloads: theme colour, tags view, fixed header, sidebar logo', async () => {
+    const { t, page } = await loggedIn();
+    await page.goto('/dashboard');
+    const button = page.getByRole('button', { name: '系统布局设置' });
+    expect(Math.round((await button.boundingBox())!.y)).toBe(250);
+    await button.click();
+    const drawer = page.locator('.settings-drawer');
+    await see(drawer);
+    await drawer.getByRole('button', { name: '主题色 #11a983' }).click();
+    await drawer.getByRole('switch', { name: '开启 Tags-View' }).click();
+    await drawer.getByRole('switch', { name: '固定 Header' }).click();
+    await drawer.getByRole('switch', { name: '侧边栏 Logo' }).click();
+    await gone(page.locator('.tags-view'));
+    await gone(page.locator('.sidebar-logo'));
+
+    await page.reload();
+    await see(page.getByRole('heading', { name: '用户中心' }));
+    await expect.poll(() => page.locator('.tags-view').count()).toBe(0);
+    await expect.poll(() => page.locator('.sidebar-logo').count()).toBe(0);
+    await expect.poll(() => page.locator('.app-header').getAttribute('class')).toContain('fixed-header');
+    const bg = await page
+      .getByRole('button', { name: '系统布局设置' })
+      .evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(bg).toBe('rgb(17, 169, 131)');
+    const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('wxc-settings') ?? '{}'));
+    expect(stored.state).toMatchObject({
+      theme: '#11a983',
+      tagsView: false,
+      fixedHeader: true,
+      sidebarLogo: false,
+    });
+
+    // Back to the defaults.
+    await page.getByRole('button', { name: '系统布局设置' }).click();
+    await page.getByRole('button', { name: '恢复默认设置' }).click();
+    await see(page.locator('.tags-view'));
+    const reset = await page.evaluate(() => JSON.parse(localStorage.getItem('wxc-settings') ?? '{}'));
+    expect(reset.state.theme).toBe(DEFAULT_THEME_COLOR);
+    t.assertNoErrors();
+    await t.close();
+  });
+
+  it('toggles the sidebar and keeps its state in the sidebar-status cookie', async () => {
+    const { t, page } = await loggedIn();
+    await page.goto('/dashboard');
+    await page.getByRole('button', { name: '收起菜单' }).click();
+    await expect.poll(async () => Math.round((await page.locator('.sidebar').boundingBox())!.width)).toBe(54);
+    const cookie = (await t.context.cookies()).find((c) => c.name === SIDEBAR_STATUS_COOKIE);
+    expect(cookie?.value).toBe('0');
+    await page.reload();
+    await see(page.getByRole('button', { name: '展开菜单' }));
+    t.assertNoErrors();
+    await t.close();
+  });
+
+  it('at 375 px shows the mobile layout: sidebar closed, opened as a drawer, nothing overflows', async () => {
+    const { t, page } = await loggedIn(MOBILE);
+    await page.goto('/dashboard');
+    await see(page.getByRole('heading', { name: '用户中心' }));
+    const sidebar = page.locator('.sidebar');
+    await expect.poll(async () => (await sidebar.boundingBox())!.x).toBeLessThan(0);
+    expect(await page.locator('.app-wrapper').getAttribute('class')).toContain('mobile');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(MOBILE.width);
+
+    await page.getByRole('button', { name: '展开菜单' }).click();
+    await expect.poll(async () => (await sidebar.boundingBox())!.x).toBe(0);
+    await see(page.getByRole('button', { name: '关闭菜单' }));
+    await sidebar.getByRole('menuitem', { name: '子账号' }).click();
+    await see(page.getByRole('heading', { name: '子账号' }));
+    await expect.poll(async () => (await sidebar.boundingBox())!.x).toBeLessThan(0);
+
+    // The avatar menu carries the items the top bar has no room for.
+    await page.getByRole('button', { name: '用户菜单' }).click();
+    await see(page.getByRole('menuitem', { name: '购买套餐' }));
+    await page.getByRole('menuitem', { name: '控制台' }).click();
+    await see(page.getByRole('heading', { name: '控制台' }));
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(MOBILE.width);
+    t.assertNoErrors();
+    await t.close();
+  });
+
+  it('shows the re-login dialog once when several calls fail together after the session expired', async () => {
+    const { company, t, page } = await loggedIn();
+    t.allow(/status of 401/); // the browser notes each refused call
+    await page.goto('/userInfo/index');
+    await see(page.getByTestId('company-name'));
+
+    // The session ends elsewhere (the same token logged out through the API).
+    expect((await server.api(authCalls.logout, {}, company.token)).code).toBe('200');
+
+    // Hold the next three API calls and answer them together.
+    const held: Route[] = [];
+    let release!: () => void;
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
+    await page.route('**/api/**', async (route) => {
+      held.push(route);
+      if (held.length >= 3) release();
+      await released;
+      await route.continue();
+    });
+    for (const field of ['company-name', 'user-name']) {
+      await page.getByTestId(field).locator('..').getByRole('button', { name: '修改' }).click();
+      const dialog = page.locator('.ant-modal').filter({ hasText: '修改' }).last();
+      await dialog.locator('input').fill(`新名称${field.length}`);
+      await dialog.getByRole('button', { name: '保存' }).click();
+      await page.keyboard.press('Escape');
+      await gone(dialog);
+    }
+    await page.locator('.tags-view .tag[data-path="/userInfo/index"]').click({ button: 'right' });
+    await page.getByRole('menuitem', { name: '刷新' }).click();
+
+    await see(page.locator('.wxc-confirm'));
+    await page.waitForTimeout(500); // give any duplicate dialog time to appear
+    expect(held.length).toBeGreaterThanOrEqual(3);
+    expect(await page.locator('.wxc-confirm').count()).toBe(1);
+    const confirm = page.locator('.wxc-confirm');
+    await see(confirm.getByText('提示'));
+    await see(confirm.getByText('登录超时，是否重新登录？'));
+    await expect.poll(() => page.locator('.ant-message-notice').count()).toBe(0);
+    await page.unroute('**/api/**');
+
+    await confirm.getByRole('button', { name: '重新登录' }).click();
+    await page.waitForURL('**/login?redirect=%2FuserInfo%2Findex');
+    t.assertNoErrors();
+    await t.close();
+  });
+
+  it('sends an unknown URL to /404 and a customer typing a role-restricted URL to /401', async () => {
+    const { t, page } = await loggedIn();
+    await page.goto('/no/such/page');
+    await page.waitForURL('**/404');
+    await see(page.getByRole('heading', { name: '页面不存在' }));
+    await expect.poll(() => page.title()).toBe('页面不存在 - 微信 API 客户控制台');
+    await page.goto('/operator/index');
+    await page.waitForURL('**/401');
+    await see(page.getByRole('heading', { name: '无权访问' }));
+    await expect.poll(() => page.getByText('运营管理').count()).toBe(0);
+    await page.getByRole('link', { name: '返回首页' }).click();
+    await page.waitForURL('**/dashboard');
+    t.assertNoErrors();
+    await t.close();
+  });
+
+  it('opens the top-bar items: real-name status, API info, API opening modes, support, buy', async () => {
+    const { company, t, page } = await loggedIn();
+    await page.goto('/dashboard');
+    await page.getByRole('button', { name: '实名认证：未认证' }).click();
+    const realName = page.locator('.ant-modal').filter({ hasText: '实名认证' });
+    await see(realName.getByText('即将上线', { exact: false }));
+    await realName.getByRole('button', { name: '知道了' }).click();
+    await gone(realName);
+
+    await page.getByRole('button', { name: 'API 信息' }).click();
+    const info = page.locator('.ant-modal').filter({ hasText: 'API 信息' });
+    await see(info.getByText(company.phone));
+    await info.getByRole('button', { name: '知道了' }).click();
+    await gone(info);
+
+    await page.getByRole('button', { name: '开通说明' }).click();
+    const modes = page.locator('.ant-modal').filter({ hasText: 'API 开通说明' });
+    await see(modes.locator('[data-mine="true"]').getByText('SaaS'));
+    await modes.getByRole('button', { name: '知道了' }).click();
+    await gone(modes);
+
+    await page.getByRole('button', { name: '联系客服' }).click();
+    await see(page.getByRole('img', { name: '暂未配置客服二维码' }));
+
+    await page.getByRole('link', { name: '购买' }).click();
+    await page.waitForURL('**/purchaseRecords/index');
+    await see(page.getByRole('heading', { name: '套餐' }));
+    t.assertNoErrors();
+    await t.close();
+  });
+});
