@@ -3,12 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CallDef, CallRequest, UserInfo } from '@wxc/contract';
 import { authCalls } from '@wxc/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { type Kysely, Migrator } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { type Database, type Dialect, migrateToLatest, openDatabase } from '../src/db/index.js';
+import { migrations } from '../src/db/migrations/index.js';
 import type { DB } from '../src/db/schema.js';
+import { seed } from '../src/seed.js';
 
 /**
  * API tests run against SQLite always, and PostgreSQL when TEST_DATABASE_URL is set (CI sets it;
@@ -53,9 +56,23 @@ export interface CallResult {
 /** The captcha code every test captcha accepts besides its own answer. */
 export const FIXED_CAPTCHA = 'pass';
 
-export async function createTestApp(dialect: Dialect, env: Record<string, string> = {}): Promise<TestApp> {
+export interface TestAppOptions {
+  /** Per-IP limit of captcha, SMS and login calls per minute (default: effectively unlimited). */
+  sensitiveRateLimit?: number;
+  /** Logger options for the app (default: no logging). */
+  logger?: FastifyServerOptions['logger'];
+  /** Use the SMS provider the config chooses (the dev outbox) instead of capturing into `outbox`. */
+  configuredSmsProvider?: boolean;
+}
+
+export async function createTestApp(
+  dialect: Dialect,
+  env: Record<string, string> = {},
+  options: TestAppOptions = {},
+): Promise<TestApp> {
   let dropSchema: (() => Promise<void>) | undefined;
   let database: Database;
+  let pgSchema: string | undefined;
   if (dialect === 'postgres') {
     const schema = `t_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: PG_URL });
@@ -63,6 +80,7 @@ export async function createTestApp(dialect: Dialect, env: Record<string, string
     await admin.query(`create schema ${schema}`);
     await admin.end();
     database = await openDatabase({ databaseUrl: PG_URL, pgSchema: schema });
+    pgSchema = schema;
     dropSchema = async () => {
       const c = new pg.Client({ connectionString: PG_URL });
       await c.connect();
@@ -72,7 +90,8 @@ export async function createTestApp(dialect: Dialect, env: Record<string, string
   } else {
     database = await openDatabase({ sqliteFile: ':memory:' });
   }
-  await migrateToLatest(database.db);
+  if (pgSchema) await migrateSchema(database.db, pgSchema);
+  else await migrateToLatest(database.db);
 
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -88,15 +107,19 @@ export async function createTestApp(dialect: Dialect, env: Record<string, string
   const app = await buildApp({
     config,
     database,
-    logger: false,
+    logger: options.logger ?? false,
     housekeeping: false,
-    sensitiveRateLimit: 100_000,
-    smsProvider: {
-      name: 'test-outbox',
-      async sendCode(phone, scene, code) {
-        outbox.push({ phone, scene, code });
-      },
-    },
+    sensitiveRateLimit: options.sensitiveRateLimit ?? 100_000,
+    ...(options.configuredSmsProvider
+      ? {}
+      : {
+          smsProvider: {
+            name: 'test-outbox',
+            async sendCode(phone: string, scene: string, code: string) {
+              outbox.push({ phone, scene, code });
+            },
+          },
+        }),
     captchaGenerator: () => {
       nextCaptcha += 1;
       return { text: `c${nextCaptcha}x`, data: '<svg/>' };
@@ -141,6 +164,22 @@ export async function createTestApp(dialect: Dialect, env: Record<string, string
       await dropSchema?.();
     },
   };
+}
+
+/**
+ * Runs the migrations with Kysely's bookkeeping tables pinned to `schema`. Without that, Kysely's
+ * Migrator looks for kysely_migration(_lock) in *any* schema, finds another live test schema's
+ * tables, skips creating its own and then fails ("relation kysely_migration_lock does not exist")
+ * whenever two PostgreSQL test apps exist at once (parallel files, or a second app in one suite).
+ */
+async function migrateSchema(db: Kysely<DB>, schema: string): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    migrationTableSchema: schema,
+    provider: { getMigrations: async () => migrations },
+  });
+  const { error } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
 }
 
 /** Row counts of every table: "bad input writes nothing" compares two of these. */
@@ -219,4 +258,78 @@ export async function solvedCaptcha(
   const res = await t.call(authCalls.getVerifyCode, {}, ip ? { ip } : {});
   const captchaId = res.data.captchaId as string;
   return { captchaId, captchaCode: t.captchaAnswers.get(captchaId)! };
+}
+
+/** A test-only data directory (nothing is written there unless a test asks). */
+export function tempDataDir(): string {
+  return path.join(os.tmpdir(), `wxc-test-${randomBytes(4).toString('hex')}`);
+}
+
+/**
+ * Creates the operator account the way a first start does (`seed()`), then logs it in.
+ * Only the first call per app creates the account.
+ */
+export async function createAdmin(
+  t: TestApp,
+  opts: { account?: string; password?: string } = {},
+): Promise<{ token: string; user: UserInfo; account: string; password: string }> {
+  const account = opts.account ?? 'ops-admin';
+  const password = opts.password ?? 'Operator-pass-2024';
+  await seed(
+    t.database.db,
+    loadConfig({
+      NODE_ENV: 'test',
+      DATA_DIR: tempDataDir(),
+      ADMIN_ACCOUNT: account,
+      ADMIN_PASSWORD: password,
+      SEED_DEMO: 'false',
+    }),
+  );
+  const res = await t.call(
+    authCalls.login,
+    { companyAccount: account, password, captchaId: 'x', captchaCode: FIXED_CAPTCHA },
+    { ip: '10.250.0.1' },
+  );
+  if (res.code !== '200') throw new Error(`admin login failed: ${res.message}`);
+  return { token: res.data.token, user: res.data.userInfo, account, password };
+}
+
+/** Sends an SMS code (fixed captcha) and returns it; throws when the send is refused. */
+export async function sendCode(
+  t: TestApp,
+  phone: string,
+  scene: 'register' | 'resetPassword' | 'changePhone',
+  opts: CallOptions = {},
+): Promise<string> {
+  const res = await t.call(
+    authCalls.sendSms,
+    { phone, scene, captchaId: 'x', captchaCode: FIXED_CAPTCHA },
+    { ip: '10.2.0.1', ...opts },
+  );
+  if (res.code !== '200') throw new Error(`sendSms(${scene}) failed: ${res.code} ${res.message}`);
+  return lastCode(t, phone);
+}
+
+/** Moves every SMS code sent to `phone` back in time by `ms` (past the resend wait, say). */
+export async function ageSms(t: TestApp, phone: string, ms: number): Promise<void> {
+  await t.database.db
+    .updateTable('sms_codes')
+    .set((eb) => ({ created_at: eb('created_at', '-', ms) }))
+    .where('phone', '=', phone)
+    .execute();
+}
+
+/** A 6-digit code that is surely not `code`. */
+export function wrongCode(code: string): string {
+  return code.replace(/\d/g, (d) => String((Number(d) + 1) % 10));
+}
+
+/** A token of a fresh login (another "device") for an existing account. */
+export async function loginToken(t: TestApp, account: string, password: string, ip = '10.3.0.1') {
+  const res = await t.call(
+    authCalls.login,
+    { companyAccount: account, password, captchaId: 'x', captchaCode: FIXED_CAPTCHA },
+    { ip },
+  );
+  return res;
 }

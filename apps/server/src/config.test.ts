@@ -1,0 +1,124 @@
+import path from 'node:path';
+import { PRODUCT_TITLE_DEFAULT } from '@wxc/contract';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+/** Everything production insists on being said explicitly, for the tests about other rules. */
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  SMS_DEV_OUTBOX_IN_PRODUCTION: 'true',
+  PAYMENT_SANDBOX_IN_PRODUCTION: 'true',
+};
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      env: 'development',
+      isProduction: false,
+      port: 8080,
+      host: '127.0.0.1',
+      dataDir: path.resolve('./data'),
+      databaseUrl: undefined,
+      logLevel: 'info',
+      productTitle: PRODUCT_TITLE_DEFAULT,
+      serverFlag: 'test',
+      publicUrl: 'http://127.0.0.1:8080',
+      admin: { account: 'admin', password: undefined },
+      seedDemo: true,
+      captchaFixedCode: undefined,
+      sms: { provider: 'dev-outbox' },
+      session: { idleMs: 120 * 60_000, maxMs: 7 * 24 * 3_600_000 },
+      rateLimitPerMinute: 600,
+      trustProxy: false,
+      corsOrigins: [],
+    });
+    expect(path.isAbsolute(c.dataDir)).toBe(true);
+    expect(path.isAbsolute(c.webDistDir)).toBe(true);
+  });
+
+  it('reads only the source it is given', () => {
+    expect(loadConfig({ PORT: '9000' }).port).toBe(9000);
+  });
+
+  it('resolves DATA_DIR and parses the other settings', () => {
+    const c = loadConfig({
+      DATA_DIR: 'some/dir',
+      PORT: '3000',
+      HOST: '0.0.0.0',
+      SESSION_IDLE_MINUTES: '30',
+      SESSION_MAX_HOURS: '2',
+      CORS_ORIGINS: ' https://a.example , ,https://b.example',
+      TRUST_PROXY: '1',
+      PUBLIC_URL: 'https://api.example.com/',
+    });
+    expect(c.dataDir).toBe(path.resolve('some/dir'));
+    expect(c.port).toBe(3000);
+    expect(c.session).toEqual({ idleMs: 30 * 60_000, maxMs: 2 * 3_600_000 });
+    expect(c.corsOrigins).toEqual(['https://a.example', 'https://b.example']);
+    expect(c.trustProxy).toBe(true);
+    expect(c.publicUrl).toBe('https://api.example.com');
+    // 0.0.0.0 is where it listens, not an address to show people.
+    expect(loadConfig({ HOST: '0.0.0.0', PORT: '3000' }).publicUrl).toBe('http://127.0.0.1:3000');
+  });
+
+  it('serverFlag is "test" outside production and "formal" in production, unless set', () => {
+    expect(loadConfig({ NODE_ENV: 'test' }).serverFlag).toBe('test');
+    expect(loadConfig(PRODUCTION).serverFlag).toBe('formal');
+    expect(loadConfig({ ...PRODUCTION, SERVER_FLAG: 'staging' }).serverFlag).toBe('staging');
+  });
+
+  it('refuses CAPTCHA_FIXED_CODE in production', () => {
+    expect(loadConfig({ CAPTCHA_FIXED_CODE: 'pass' }).captchaFixedCode).toBe('pass');
+    expect(() => loadConfig({ ...PRODUCTION, CAPTCHA_FIXED_CODE: 'pass' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...PRODUCTION, CAPTCHA_FIXED_CODE: 'pass' })).toThrow(/CAPTCHA_FIXED_CODE/);
+  });
+
+  it('refuses the dev SMS outbox in production unless SMS_DEV_OUTBOX_IN_PRODUCTION=true', () => {
+    const { SMS_DEV_OUTBOX_IN_PRODUCTION: _, ...rest } = PRODUCTION;
+    expect(() => loadConfig(rest)).toThrow(/SMS_DEV_OUTBOX_IN_PRODUCTION/);
+    expect(() => loadConfig({ ...rest, SMS_DEV_OUTBOX_IN_PRODUCTION: 'false' })).toThrow(ConfigError);
+    expect(loadConfig(PRODUCTION).sms.provider).toBe('dev-outbox');
+  });
+
+  it('refuses SEED_DEMO with DATABASE_URL or in production; no demo by default there', () => {
+    const url = 'postgres://u@db.example:5432/app';
+    expect(() => loadConfig({ DATABASE_URL: url, SEED_DEMO: 'true' })).toThrow(/SEED_DEMO/);
+    expect(() => loadConfig({ ...PRODUCTION, SEED_DEMO: 'true' })).toThrow(/SEED_DEMO/);
+    expect(loadConfig({ DATABASE_URL: url }).seedDemo).toBe(false);
+    expect(loadConfig(PRODUCTION).seedDemo).toBe(false);
+    expect(loadConfig({ SEED_DEMO: 'false' }).seedDemo).toBe(false);
+    expect(loadConfig({ DATABASE_URL: url }).databaseUrl).toBe(url);
+  });
+
+  it('bad values are a ConfigError that lists every offending field', () => {
+    const attempt = () =>
+      loadConfig({ PORT: 'eighty', NODE_ENV: 'staging', DATABASE_URL: 'mysql://x', SEED_DEMO: 'yes' });
+    expect(attempt).toThrow(ConfigError);
+    try {
+      attempt();
+    } catch (err) {
+      const message = (err as Error).message;
+      expect(message).toMatch(/^Invalid configuration:/);
+      for (const field of ['PORT', 'NODE_ENV', 'DATABASE_URL', 'SEED_DEMO']) {
+        expect(message).toMatch(new RegExp(`^  ${field}: `, 'm'));
+      }
+    }
+    expect(() => loadConfig({ PORT: '70000' })).toThrow(/PORT/);
+    expect(() => loadConfig({ PORT: '-1' })).toThrow(/PORT/);
+    expect(() => loadConfig({ SESSION_IDLE_MINUTES: '0' })).toThrow(/SESSION_IDLE_MINUTES/);
+    expect(() => loadConfig({ ADMIN_PASSWORD: 'short' })).toThrow(/ADMIN_PASSWORD/);
+    expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/);
+  });
+
+  it('an empty PORT (as in `PORT=` in an env file) is not silently port 0', () => {
+    let port: number | undefined;
+    try {
+      port = loadConfig({ PORT: '' }).port;
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      return;
+    }
+    expect(port).toBe(8080);
+  });
+});

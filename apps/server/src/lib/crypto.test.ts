@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { newId, newToken, randomDigits, safeEqual, sha256 } from './crypto.js';
+
+describe('crypto helpers', () => {
+  it('ids are 16 url-safe characters, tokens 43, and they do not repeat', () => {
+    const ids = new Set(Array.from({ length: 1000 }, newId));
+    expect(ids.size).toBe(1000);
+    for (const id of ids) expect(id).toMatch(/^[\w-]{16}$/);
+    expect(newToken()).toMatch(/^[\w-]{43}$/);
+    expect(newToken()).not.toBe(newToken());
+  });
+
+  it('randomDigits gives exactly that many decimal digits, leading zeros included', () => {
+    const codes = Array.from({ length: 2000 }, () => randomDigits(6));
+    for (const code of codes) expect(code).toMatch(/^\d{6}$/);
+    // Every digit shows up in every position over 2000 draws.
+    for (let pos = 0; pos < 6; pos++) expect(new Set(codes.map((c) => c[pos])).size).toBe(10);
+  });
+
+  it('sha256 is hex and stable', () => {
+    expect(sha256('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  });
+
+  it('safeEqual compares strings of any length', () => {
+    expect(safeEqual('abc', 'abc')).toBe(true);
+    expect(safeEqual('abc', 'abd')).toBe(false);
+    expect(safeEqual('abc', 'abcd')).toBe(false);
+    expect(safeEqual('', '')).toBe(true);
+    expect(safeEqual('验证', '验证')).toBe(true);
+  });
+});
