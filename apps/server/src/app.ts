@@ -13,6 +13,7 @@ import { createRouter } from './lib/http.js';
 import { RequestValidationError } from './lib/validation.js';
 import { registerApiAccountRoutes } from './modules/api-accounts/routes.js';
 import { createApiAccountService, noSlotsInUse } from './modules/api-accounts/service.js';
+import { createApiAuth } from './modules/api-auth/service.js';
 import { createAuditService } from './modules/audit/service.js';
 import { registerAuthRoutes } from './modules/auth/routes.js';
 import { createAuthService } from './modules/auth/service.js';
@@ -64,6 +65,21 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     reply.header('x-request-id', req.id);
   });
   installErrorHandler(app);
+  // JSON bodies keep their raw text: signed API requests are verified over the exact bytes sent.
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const text = body as string;
+    (req as { rawBody?: string }).rawBody = text;
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(
+        Object.assign(new Error('invalid JSON'), { statusCode: 400, code: 'FST_ERR_CTP_INVALID_JSON_BODY' }),
+        undefined,
+      );
+    }
+  });
 
   if (config.captchaFixedCode) {
     app.log.warn(
@@ -113,7 +129,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     audit,
   });
 
-  const route = createRouter(app, (req) => sessions.authenticate(tokenFromHeader(req.headers.authorization)));
+  const apiAuth = createApiAuth(db);
+  const route = createRouter(app, {
+    session: (req) => sessions.authenticate(tokenFromHeader(req.headers.authorization)),
+    api: (req, session) => apiAuth.resolve(req, session),
+  });
   registerSystemRoutes(app, route, config, database);
   registerAuthRoutes(route, auth, captcha, { sensitivePerMinute: opts.sensitiveRateLimit ?? 30 });
 

@@ -19,7 +19,17 @@ export async function registerApiDocs(app: FastifyInstance, config: Config): Pro
       },
       servers: [{ url: config.publicUrl }],
       components: {
-        securitySchemes: { session: { type: 'apiKey', in: 'header', name: 'Authorization' } },
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'header', name: 'Authorization', description: '控制台登录令牌' },
+          appKey: { type: 'apiKey', in: 'header', name: 'x-app-key', description: '子账号 appKey' },
+          appSecret: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'x-app-secret',
+            description:
+              '子账号 appSecret（仅限 HTTPS）。也可不传密钥而签名：x-timestamp（unix 秒）、x-nonce（8-64 位，不可重复）、x-signature = hex(HMAC-SHA256(key = hex(SHA-256(appSecret)), appKey + "\\n" + timestamp + "\\n" + nonce + "\\n" + 原始请求体))',
+          },
+        },
       },
     },
     transform: jsonSchemaTransform,

@@ -4,12 +4,10 @@ import path from 'node:path';
 import type { CallDef, CallRequest, UserInfo } from '@wxc/contract';
 import { authCalls } from '@wxc/contract';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import { type Kysely, Migrator } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { type Database, type Dialect, migrateToLatest, openDatabase } from '../src/db/index.js';
-import { migrations } from '../src/db/migrations/index.js';
 import type { DB } from '../src/db/schema.js';
 import { seed } from '../src/seed.js';
 
@@ -72,7 +70,6 @@ export async function createTestApp(
 ): Promise<TestApp> {
   let dropSchema: (() => Promise<void>) | undefined;
   let database: Database;
-  let pgSchema: string | undefined;
   if (dialect === 'postgres') {
     const schema = `t_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: PG_URL });
@@ -80,7 +77,6 @@ export async function createTestApp(
     await admin.query(`create schema ${schema}`);
     await admin.end();
     database = await openDatabase({ databaseUrl: PG_URL, pgSchema: schema });
-    pgSchema = schema;
     dropSchema = async () => {
       const c = new pg.Client({ connectionString: PG_URL });
       await c.connect();
@@ -90,8 +86,7 @@ export async function createTestApp(
   } else {
     database = await openDatabase({ sqliteFile: ':memory:' });
   }
-  if (pgSchema) await migrateSchema(database.db, pgSchema);
-  else await migrateToLatest(database.db);
+  await migrateToLatest(database.db);
 
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -166,40 +161,18 @@ export async function createTestApp(
   };
 }
 
-/**
- * Runs the migrations with Kysely's bookkeeping tables pinned to `schema`. Without that, Kysely's
- * Migrator looks for kysely_migration(_lock) in *any* schema, finds another live test schema's
- * tables, skips creating its own and then fails ("relation kysely_migration_lock does not exist")
- * whenever two PostgreSQL test apps exist at once (parallel files, or a second app in one suite).
- */
-async function migrateSchema(db: Kysely<DB>, schema: string): Promise<void> {
-  const migrator = new Migrator({
-    db,
-    migrationTableSchema: schema,
-    provider: { getMigrations: async () => migrations },
-  });
-  const { error } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-}
-
 /** Row counts of every table: "bad input writes nothing" compares two of these. */
 export async function tableCounts(database: Database): Promise<Record<keyof DB, number>> {
-  const tables: (keyof DB)[] = [
-    'users',
-    'sessions',
-    'captchas',
-    'sms_codes',
-    'login_failures',
-    'settings',
-    'audit_log',
-  ];
+  const tables = (await database.db.introspection.getTables())
+    .map((t) => t.name)
+    .filter((n) => !n.startsWith('kysely_'));
   const counts = {} as Record<keyof DB, number>;
-  for (const t of tables) {
+  for (const table of tables.sort() as (keyof DB)[]) {
     const row = await database.db
-      .selectFrom(t)
+      .selectFrom(table as keyof DB)
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
-    counts[t] = Number(row.n);
+    counts[table] = Number(row.n);
   }
   return counts;
 }

@@ -4,9 +4,11 @@ import { z } from 'zod';
  * Who may make a call:
  * - public: anyone (the session is still read when present);
  * - session: a logged-in console user (customer or operator);
- * - admin: a logged-in operator.
+ * - admin: a logged-in operator;
+ * - api: a customer's program with its sub-account credentials, or a logged-in customer in the
+ *   console (the messaging gateway: the online tester calls exactly what programs call).
  */
-export type CallAuth = 'public' | 'session' | 'admin';
+export type CallAuth = 'public' | 'session' | 'admin' | 'api';
 
 /**
  * One call of the API: its address, who may make it, its input and the `data` of its answer.

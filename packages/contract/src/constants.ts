@@ -58,3 +58,25 @@ export const SLOTS_MAX = 10_000;
 export const EXPIRING_SOON_DAYS = 7;
 export const PAGE_SIZE_DEFAULT = 10;
 export const PAGE_SIZE_MAX = 100;
+
+// Messaging gateway
+/** Day boundaries of statistics ("today", per-day series) are China Standard Time (UTC+8). */
+export const BUSINESS_UTC_OFFSET_MINUTES = 480;
+export const QR_TTL_SECONDS_DEFAULT = 120;
+export const QR_LONG_POLL_MAX_SECONDS = 30;
+/** Text messages longer than this many UTF-8 bytes are refused (bots split at about this size). */
+export const TEXT_MAX_BYTES = 2048;
+export const CONTACT_BATCH_MAX = 20;
+export const MEDIA_MAX_BYTES = 20 * 1024 * 1024;
+/** Callback signature headers. signature = hex(HMAC-SHA256(key = hex(SHA-256(appSecret)), `${timestamp}.${body}`)). */
+export const CALLBACK_SIGNATURE_HEADER = 'x-wx-signature';
+export const CALLBACK_TIMESTAMP_HEADER = 'x-wx-timestamp';
+export const CALLBACK_EVENT_HEADER = 'x-wx-event-id';
+/** API credential headers for programs (see the API reference). */
+export const API_KEY_HEADER = 'x-app-key';
+export const API_SECRET_HEADER = 'x-app-secret';
+export const API_TIMESTAMP_HEADER = 'x-timestamp';
+export const API_NONCE_HEADER = 'x-nonce';
+export const API_SIGNATURE_HEADER = 'x-signature';
+/** A signed request's timestamp may differ from the server's clock by at most this much. */
+export const API_SIGNATURE_WINDOW_SECONDS = 300;

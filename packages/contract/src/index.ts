@@ -2,7 +2,12 @@ export * from './call.js';
 export * as apiAccountCalls from './calls/api-accounts.js';
 export * as authCalls from './calls/auth.js';
 export { type SmsScene, smsScene } from './calls/auth.js';
+export * as callbackCalls from './calls/callbacks.js';
+export * as catalogueCalls from './calls/catalogue.js';
+export * as msgCalls from './calls/msg.js';
 export * as packageCalls from './calls/packages.js';
+export * as recordCalls from './calls/records.js';
+export * as simCalls from './calls/sim.js';
 export * as systemCalls from './calls/system.js';
 export * from './constants.js';
 export * from './domain.js';
@@ -12,7 +17,12 @@ export * from './fields.js';
 import type { CallDef } from './call.js';
 import * as apiAccounts from './calls/api-accounts.js';
 import * as auth from './calls/auth.js';
+import * as callbacks from './calls/callbacks.js';
+import * as catalogue from './calls/catalogue.js';
+import * as msg from './calls/msg.js';
 import * as packages from './calls/packages.js';
+import * as records from './calls/records.js';
+import * as sim from './calls/sim.js';
 import * as system from './calls/system.js';
 
 function callsOf(module: Record<string, unknown>): CallDef[] {
@@ -27,7 +37,15 @@ export const allCalls: CallDef[] = [
   ...callsOf(auth),
   ...callsOf(packages),
   ...callsOf(apiAccounts),
+  ...callsOf(msg),
+  ...callsOf(records),
+  ...callsOf(callbacks),
+  ...callsOf(sim),
+  ...callsOf(catalogue),
 ];
 
 export type { ApiAccount } from './calls/api-accounts.js';
+export type { CallbackEnvelope, CallbackEventType } from './calls/callbacks.js';
+export type { ApiParam } from './calls/catalogue.js';
+export type { Contact, Message, QrState, WxAccount } from './calls/msg.js';
 export type { Order, Package, Subscription } from './calls/packages.js';

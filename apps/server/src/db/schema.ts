@@ -151,7 +151,192 @@ export interface CompanyApiSettingsTable {
   updated_at: number;
 }
 
+export interface WxDevicesTable {
+  id: string;
+  company_id: string;
+  api_account_id: string;
+  name: string;
+  proxy: string;
+  /** The account that last logged in on this device. */
+  wxid: string | null;
+  login_count: Generated<number>;
+  created_at: number;
+  last_login_at: number | null;
+}
+
+/** Messaging accounts ever logged in (queryHistoryWx); `status` says whether one is online now. */
+export interface WxAccountsTable {
+  id: string;
+  company_id: string;
+  api_account_id: string;
+  wxid: string;
+  nickname: string;
+  avatar: string;
+  alias: string;
+  device_id: string;
+  status: 'online' | 'offline';
+  online_since: number | null;
+  last_offline_at: number | null;
+  logout_reason: string | null;
+  remark: Generated<string>;
+  expire_at: number | null;
+  /** The wx_logins row of the current (or last) login session. */
+  current_login_id: string | null;
+  /** Send pacing: the account may send its next queued message at this time. */
+  next_send_at: Generated<number>;
+  first_login_at: number;
+  last_login_at: number;
+  updated_at: number;
+}
+
+export type QrStateValue = 'waiting' | 'scanned' | 'need_verify' | 'confirmed' | 'cancelled' | 'expired';
+export type LoginResult = 'pending' | 'success' | 'cancelled' | 'expired' | 'refused';
+
+/** One QR code = one login attempt; when confirmed, also the login session's record. */
+export interface WxLoginsTable {
+  id: string;
+  company_id: string;
+  api_account_id: string;
+  device_id: string;
+  proxy: string;
+  state: QrStateValue;
+  result: LoginResult;
+  verify_code: string | null;
+  scanner_nickname: string | null;
+  scanner_avatar: string | null;
+  wx_account_id: string | null;
+  wxid: string | null;
+  expires_at: number;
+  started_at: number;
+  scanned_at: number | null;
+  logged_in_at: number | null;
+  ended_at: number | null;
+  logout_reason: string | null;
+}
+
+export interface WxMessagesTable {
+  id: string;
+  company_id: string;
+  wx_account_id: string;
+  new_msg_id: string;
+  direction: 'in' | 'out';
+  peer: string;
+  sender: string;
+  type: number;
+  app_type: number | null;
+  content: string;
+  /** JSON object of media fields (url, fileName, duration, …). */
+  media: string | null;
+  status: 'queued' | 'sent' | 'failed';
+  error: string | null;
+  /** Unix seconds (what clients see). */
+  create_time: number;
+  created_at: number;
+  /** Monotonic order within the service: ms * 1000 + a counter. */
+  seq: number;
+}
+
+export interface SimContactsTable {
+  id: string;
+  wx_account_id: string;
+  contact_wxid: string;
+  kind: 'friend' | 'chatroom' | 'gh';
+  nickname: string;
+  remark: string;
+  alias: string;
+  avatar: string;
+  sex: number;
+  signature: string;
+  country: string;
+  province: string;
+  city: string;
+  /** Group owner (chatrooms). */
+  owner: Generated<string>;
+  unreachable: Generated<number>;
+}
+
+export interface SimRoomMembersTable {
+  id: string;
+  wx_account_id: string;
+  room_id: string;
+  member_wxid: string;
+  nickname: string;
+  display_name: string;
+  inviter: string;
+  avatar: string;
+}
+
+export interface WxSyncJobsTable {
+  id: string;
+  wx_account_id: string;
+  status: 'running' | 'done' | 'failed';
+  /** JSON {friends, chatrooms, ghs}. */
+  result: string | null;
+  created_at: number;
+  finished_at: number | null;
+}
+
+export interface MediaFilesTable {
+  id: string;
+  company_id: string;
+  /** upload: getSourceUrl; received: media a contact sent. */
+  origin: 'upload' | 'received';
+  mime: string;
+  size: number;
+  file_name: string;
+  storage_key: string;
+  created_at: number;
+}
+
+export interface CallbackEventsTable {
+  /** The eventId customers dedupe by. */
+  id: string;
+  company_id: string;
+  api_account_id: string;
+  wxid: string;
+  type: string;
+  /** The exact JSON body delivered (signed as is). */
+  payload: string;
+  url: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: Generated<number>;
+  next_attempt_at: number | null;
+  /** A worker holds the event until then (several processes may deliver). */
+  locked_until: Generated<number>;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: number;
+  delivered_at: number | null;
+}
+
+export interface CallbackAttemptsTable {
+  id: string;
+  event_id: string;
+  attempt: number;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  created_at: number;
+}
+
+export interface ApiNoncesTable {
+  app_key: string;
+  nonce: string;
+  created_at: number;
+}
+
 export interface DB {
+  wx_devices: WxDevicesTable;
+  wx_accounts: WxAccountsTable;
+  wx_logins: WxLoginsTable;
+  wx_messages: WxMessagesTable;
+  sim_contacts: SimContactsTable;
+  sim_room_members: SimRoomMembersTable;
+  wx_sync_jobs: WxSyncJobsTable;
+  media_files: MediaFilesTable;
+  callback_events: CallbackEventsTable;
+  callback_attempts: CallbackAttemptsTable;
+  api_nonces: ApiNoncesTable;
   packages: PackagesTable;
   subscriptions: SubscriptionsTable;
   orders: OrdersTable;
@@ -174,3 +359,8 @@ export type PackageRow = Selectable<PackagesTable>;
 export type SubscriptionRow = Selectable<SubscriptionsTable>;
 export type OrderRow = Selectable<OrdersTable>;
 export type ApiAccountRow = Selectable<ApiAccountsTable>;
+export type WxAccountRow = Selectable<WxAccountsTable>;
+export type WxLoginRow = Selectable<WxLoginsTable>;
+export type WxMessageRow = Selectable<WxMessagesTable>;
+export type WxDeviceRow = Selectable<WxDevicesTable>;
+export type CallbackEventRow = Selectable<CallbackEventsTable>;

@@ -2,6 +2,7 @@ import type { CallDef } from '@wxc/contract';
 import { envelopeSchema, OK_CODE } from '@wxc/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { z } from 'zod';
+import type { ApiCaller } from '../modules/api-auth/service.js';
 import type { AuthContext } from '../modules/auth/sessions.js';
 import { AppError } from './errors.js';
 
@@ -15,9 +16,17 @@ export interface CallContext<Input, Auth> {
   reply: FastifyReply;
 }
 
-type AuthFor<C extends CallDef> = C['auth'] extends 'public' ? AuthContext | null : AuthContext;
+type AuthFor<C extends CallDef> = C['auth'] extends 'api'
+  ? ApiCaller
+  : C['auth'] extends 'public'
+    ? AuthContext | null
+    : AuthContext;
 
-export type Authenticate = (req: FastifyRequest) => Promise<AuthContext | null>;
+export interface Authenticators {
+  session(req: FastifyRequest): Promise<AuthContext | null>;
+  /** Sub-account credentials, or a customer's console session. */
+  api(req: FastifyRequest, session: AuthContext | null): Promise<ApiCaller | null>;
+}
 
 export interface RouteExtras {
   /** Per-route rate limit (requests per minute per IP); the global limit applies otherwise. */
@@ -28,7 +37,7 @@ export interface RouteExtras {
  * Registers one contract call: the route handler receives parsed input and the caller's identity,
  * returns the `data`, and the envelope is added here. Nothing else belongs in a handler.
  */
-export function createRouter(app: FastifyInstance, authenticate: Authenticate) {
+export function createRouter(app: FastifyInstance, authenticate: Authenticators) {
   return function route<C extends CallDef>(
     def: C,
     handler: (ctx: CallContext<z.output<C['request']>, AuthFor<C>>) => Promise<z.output<C['response']>>,
@@ -41,7 +50,11 @@ export function createRouter(app: FastifyInstance, authenticate: Authenticate) {
         tags: [def.tag],
         summary: def.summary,
         ...(def.description ? { description: def.description } : {}),
-        ...(def.auth === 'public' ? {} : { security: [{ session: [] }] }),
+        ...(def.auth === 'public'
+          ? {}
+          : def.auth === 'api'
+            ? { security: [{ appKey: [], appSecret: [] }, { session: [] }] }
+            : { security: [{ session: [] }] }),
         [inputKey]: def.request,
         response: { 200: envelopeSchema(def.response) },
       },
@@ -54,9 +67,19 @@ export function createRouter(app: FastifyInstance, authenticate: Authenticate) {
       url: def.path,
       ...options,
       handler: async (req, reply) => {
-        const auth = await authenticate(req);
-        if (def.auth !== 'public' && !auth) throw new AppError('UNAUTHENTICATED');
-        if (def.auth === 'admin' && !auth?.user.roles.includes('admin')) throw new AppError('FORBIDDEN');
+        const session = await authenticate.session(req);
+        let auth: AuthContext | ApiCaller | null = session;
+        if (def.auth === 'api') {
+          auth = await authenticate.api(req, session);
+          if (!auth)
+            throw new AppError(
+              'UNAUTHENTICATED',
+              '请登录控制台，或在请求头中提供 API 凭证（x-app-key 与 x-app-secret）',
+            );
+        } else if (def.auth !== 'public' && !session) {
+          throw new AppError('UNAUTHENTICATED');
+        }
+        if (def.auth === 'admin' && !session?.user.roles.includes('admin')) throw new AppError('FORBIDDEN');
         const input = (def.method === 'GET' ? req.query : req.body) as z.output<C['request']>;
         const data = await handler({
           input,

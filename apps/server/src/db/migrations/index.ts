@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_accounts.js';
 import * as m0002 from './0002_commerce.js';
+import * as m0003 from './0003_messaging.js';
 
 /**
  * Every migration, in order. Listed here rather than read from disk so the bundled server carries
@@ -9,4 +10,5 @@ import * as m0002 from './0002_commerce.js';
 export const migrations: Record<string, Migration> = {
   '0001_accounts': m0001,
   '0002_commerce': m0002,
+  '0003_messaging': m0003,
 };

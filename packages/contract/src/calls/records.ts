@@ -1,0 +1,174 @@
+import { z } from 'zod';
+import { defineCall, emptyRequest } from '../call.js';
+import { epochMsField, idField, pageFields, pageOf } from '../fields.js';
+import { wxAccountSchema, wxidField } from './msg.js';
+
+const TAG_RECORDS = '账号记录';
+const TAG_STATS = '统计';
+
+// ---- records (console)
+export const queryHistoryWx = defineCall({
+  id: 'accountManager.queryHistoryWx',
+  method: 'POST',
+  path: '/api/accountManager/queryHistoryWx',
+  auth: 'session',
+  tag: TAG_RECORDS,
+  summary: '登录过的微信账号',
+  description: '本公司登录过的全部账号（含已下线），可按状态、子账号、关键字（wxid、昵称、备注）筛选。',
+  request: z.strictObject({
+    ...pageFields,
+    status: z.enum(['online', 'offline']).optional(),
+    subAccountId: idField('子账号编号').optional(),
+    keyword: z.string().trim().max(50).optional(),
+  }),
+  response: pageOf(wxAccountSchema),
+});
+
+export const loginRecordSchema = z.object({
+  id: z.string(),
+  wxid: z.string().nullable(),
+  nickname: z.string().nullable(),
+  subAccountId: z.string(),
+  deviceId: z.string(),
+  proxy: z.string(),
+  /** success: logged in; cancelled / expired: the QR ended without a login; refused: quota or package. */
+  result: z.enum(['pending', 'success', 'cancelled', 'expired', 'refused']),
+  startedAt: epochMsField,
+  loggedInAt: epochMsField.nullable(),
+  endedAt: epochMsField.nullable(),
+  logoutReason: z.string().nullable(),
+});
+
+export const queryWxLoginRecord = defineCall({
+  id: 'accountManager.queryWxLoginRecord',
+  method: 'POST',
+  path: '/api/accountManager/queryWxLoginRecord',
+  auth: 'session',
+  tag: TAG_RECORDS,
+  summary: '登录记录',
+  description: '每次扫码登录一条：设备、地区、结果、登录与下线时间、下线原因。',
+  request: z.strictObject({ ...pageFields, wxid: wxidField.optional() }),
+  response: pageOf(loginRecordSchema),
+});
+
+export const deviceSchema = z.object({
+  deviceId: z.string(),
+  name: z.string(),
+  subAccountId: z.string(),
+  wxid: z.string().nullable(),
+  nickname: z.string().nullable(),
+  proxy: z.string(),
+  loginCount: z.number().int(),
+  createdAt: epochMsField,
+  lastLoginAt: epochMsField.nullable(),
+});
+
+export const queryDeviceRecord = defineCall({
+  id: 'accountManager.queryDeviceRecord',
+  method: 'POST',
+  path: '/api/accountManager/queryDeviceRecord',
+  auth: 'session',
+  tag: TAG_RECORDS,
+  summary: '设备记录',
+  description: '账号登录用过的云端设备；用同一设备重新登录可降低风控（getQrCode 传 deviceId）。',
+  request: z.strictObject({ ...pageFields, wxid: wxidField.optional() }),
+  response: pageOf(deviceSchema),
+});
+
+export const updateRemarks = defineCall({
+  id: 'home.updateRemarks',
+  method: 'POST',
+  path: '/api/home/updateRemarks',
+  auth: 'session',
+  tag: TAG_RECORDS,
+  summary: '修改微信账号备注',
+  request: z.strictObject({ wxid: wxidField, remark: z.string().trim().max(50, '备注不能超过 50 个字符') }),
+  response: wxAccountSchema,
+});
+
+export const updateExpireTime = defineCall({
+  id: 'home.updateExpireTime',
+  method: 'POST',
+  path: '/api/home/updateExpireTime',
+  auth: 'session',
+  tag: TAG_RECORDS,
+  summary: '设置微信账号到期时间',
+  description: '到期后该账号自动下线且不能再登录；传 null 取消到期时间。用于按账号计时的转售场景。',
+  request: z.strictObject({ wxid: wxidField, expireAt: epochMsField.nullable() }),
+  response: wxAccountSchema,
+});
+
+// ---- statistics (all from the records; "today" is China Standard Time)
+const figure = (id: string, summary: string, description: string) =>
+  defineCall({
+    id: `statistic.${id}`,
+    method: 'POST',
+    path: `/api/statistic/${id}`,
+    auth: 'session',
+    tag: TAG_STATS,
+    summary,
+    description,
+    request: emptyRequest,
+    response: z.object({ value: z.number().int() }),
+  });
+
+export const getOnlineCountNow = figure('getOnlineCountNow', '当前在线数', '本公司此刻在线的微信账号数。');
+export const getMaxOnlineCountNow = figure(
+  'getMaxOnlineCountNow',
+  '今日最高在线',
+  '今天（北京时间 0 点起）同时在线账号数的最大值，由登录与下线记录计算。',
+);
+export const getAddedToday = figure('getAddedToday', '今日新增', '今天首次登录本公司的微信账号数。');
+export const onlineDays = figure(
+  'onlineDays',
+  '在线天数',
+  '本公司有账号在线的天数（自首次登录起，按北京时间计）。',
+);
+export const getOnlineYesterday = figure('getOnlineYesterday', '昨日在线', '昨天任一时刻在线过的账号数。');
+export const getMaxOnlineCountYesterday = figure(
+  'getMaxOnlineCountYesterday',
+  '昨日最高在线',
+  '昨天同时在线账号数的最大值。',
+);
+export const getAddedYesterday = figure('getAddedYesterday', '昨日新增', '昨天首次登录的账号数。');
+export const getMaxOnline = figure('getMaxOnline', '历史最高在线', '有记录以来同时在线账号数的最大值。');
+export const getTotalCount = figure('getTotalCount', '累计账号', '登录过本公司的微信账号总数。');
+
+export const statisticsMonth = defineCall({
+  id: 'home.statisticsMonth',
+  method: 'POST',
+  path: '/api/home/statisticsMonth',
+  auth: 'session',
+  tag: TAG_STATS,
+  summary: '月度每日统计',
+  description: '指定月份（北京时间）每天的最高在线、新增账号与登录次数。',
+  request: z.strictObject({
+    month: z
+      .string({ error: '请提供月份' })
+      .regex(/^\d{4}-(0[1-9]|1[0-2])$/, '月份格式为 YYYY-MM')
+      .meta({ example: '2026-11' }),
+  }),
+  response: z.object({
+    month: z.string(),
+    days: z.array(
+      z.object({
+        date: z.string(),
+        maxOnline: z.number().int(),
+        added: z.number().int(),
+        logins: z.number().int(),
+      }),
+    ),
+  }),
+});
+
+export const accountDetails = defineCall({
+  id: 'home.accountDetails',
+  method: 'POST',
+  path: '/api/home/accountDetails',
+  auth: 'session',
+  tag: TAG_STATS,
+  summary: '账号明细',
+  description: '与 queryHistoryWx 相同的账号列表，附每个账号今日收发消息数。',
+  request: z.strictObject({ ...pageFields, status: z.enum(['online', 'offline']).optional() }),
+  response: pageOf(wxAccountSchema.extend({ sentToday: z.number().int(), receivedToday: z.number().int() })),
+});

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { defineCall } from '../call.js';
+import { idField } from '../fields.js';
+import { wxidField } from './msg.js';
+
+/**
+ * Simulator controls: faults on demand, so customers can test their programs against kicks,
+ * expiries, duplicate callbacks and unreachable contacts. Available while the simulator provider
+ * is in use.
+ */
+const TAG = '模拟器';
+
+export const kick = defineCall({
+  id: 'sim.kick',
+  method: 'POST',
+  path: '/api/sim/kick',
+  auth: 'api',
+  tag: TAG,
+  summary: '模拟账号被踢下线',
+  description: '账号立即下线，产生 logout 事件（reason 即下线原因）。',
+  request: z.strictObject({
+    wxid: wxidField,
+    reason: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .optional()
+      .default('当前登录环境异常，为了你的账号安全，暂时不能登录'),
+  }),
+  response: z.object({ ok: z.literal(true) }),
+});
+
+export const expireQr = defineCall({
+  id: 'sim.expireQr',
+  method: 'POST',
+  path: '/api/sim/expireQr',
+  auth: 'api',
+  tag: TAG,
+  summary: '让二维码立即过期',
+  request: z.strictObject({ instanceId: idField('instanceId') }),
+  response: z.object({ ok: z.literal(true) }),
+});
+
+export const duplicateCallback = defineCall({
+  id: 'sim.duplicateCallback',
+  method: 'POST',
+  path: '/api/sim/duplicateCallback',
+  auth: 'api',
+  tag: TAG,
+  summary: '重复投递一次回调',
+  description: '以相同 eventId 再投递一次，用于验证你的程序能去重。',
+  request: z.strictObject({ eventId: idField('eventId') }),
+  response: z.object({ ok: z.literal(true) }),
+});
+
+export const setUnreachable = defineCall({
+  id: 'sim.setUnreachable',
+  method: 'POST',
+  path: '/api/sim/setUnreachable',
+  auth: 'api',
+  tag: TAG,
+  summary: '让某个联系人不可达',
+  description:
+    '之后发给该联系人的消息发送失败（message_status 事件 status=failed）。unreachable=false 恢复。',
+  request: z.strictObject({ wxid: wxidField, contactWxid: wxidField, unreachable: z.boolean() }),
+  response: z.object({ ok: z.literal(true) }),
+});
+
+export const injectMessage = defineCall({
+  id: 'sim.injectMessage',
+  method: 'POST',
+  path: '/api/sim/injectMessage',
+  auth: 'api',
+  tag: TAG,
+  summary: '让联系人发来一条消息',
+  description: '模拟好友（或群成员）给该账号发消息，产生 message 事件。',
+  request: z.strictObject({
+    wxid: wxidField,
+    fromWxid: wxidField,
+    roomId: z
+      .string()
+      .regex(/^[\w.-]+@chatroom$/)
+      .optional(),
+    content: z.string().min(1).max(2000),
+  }),
+  response: z.object({ msgId: z.string() }),
+});
