@@ -206,7 +206,7 @@ describe('shell', () => {
     // The session ends elsewhere (the same token logged out through the API).
     expect((await server.api(authCalls.logout, {}, company.token)).code).toBe('200');
 
-    // Hold the next three API calls and answer them together.
+    // Hold the next API calls and let them through together.
     const held: Route[] = [];
     let release!: () => void;
     const released = new Promise<void>((r) => {
@@ -214,27 +214,26 @@ describe('shell', () => {
     });
     await page.route('**/api/**', async (route) => {
       held.push(route);
-      if (held.length >= 3) release();
       await released;
       await route.continue();
     });
-    for (const field of ['company-name', 'user-name']) {
-      await page.getByTestId(field).locator('..').getByRole('button', { name: '修改' }).click();
-      const dialog = page.locator('.ant-modal').filter({ hasText: '修改' }).last();
-      await dialog.locator('input').fill(`新名称${field.length}`);
-      await dialog.getByRole('button', { name: '保存' }).click();
-      await page.keyboard.press('Escape');
-      await gone(dialog);
-    }
+    // 1: the tab's 刷新 reloads the user info; 2 and 3: saving the company name twice.
     await page.locator('.tags-view .tag[data-path="/userInfo/index"]').click({ button: 'right' });
     await page.getByRole('menuitem', { name: '刷新' }).click();
+    await page.getByTestId('company-name').locator('..').getByRole('button', { name: '修改' }).click();
+    const dialog = page.locator('.ant-modal').filter({ hasText: '修改公司名称' });
+    await dialog.locator('input').fill('新的公司名称');
+    await dialog.getByRole('button', { name: /保\s*存/ }).click();
+    await dialog.locator('input').press('Enter');
+    await expect.poll(() => held.length).toBeGreaterThanOrEqual(3);
+    release();
 
     await see(page.locator('.wxc-confirm'));
     await page.waitForTimeout(500); // give any duplicate dialog time to appear
     expect(held.length).toBeGreaterThanOrEqual(3);
     expect(await page.locator('.wxc-confirm').count()).toBe(1);
     const confirm = page.locator('.wxc-confirm');
-    await see(confirm.getByText('提示'));
+    await see(confirm.locator('.ant-modal-confirm-title').getByText('提示'));
     await see(confirm.getByText('登录超时，是否重新登录？'));
     await expect.poll(() => page.locator('.ant-message-notice').count()).toBe(0);
     await page.unroute('**/api/**');

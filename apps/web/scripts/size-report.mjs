@@ -40,6 +40,7 @@ function measure(files) {
 
 const entry = closure(['index.html']);
 const html = readFileSync(join(dist, 'index.html'));
+const print = (text) => process.stdout.write(`${text}\n`);
 const kb = (n) => `${(n / 1024).toFixed(1)} KiB`;
 
 function pageFiles(src) {
@@ -56,7 +57,7 @@ for (const key of pages.sort()) {
 }
 
 if (process.argv.includes('--json')) {
-  console.log(
+  print(
     JSON.stringify(
       { loginInitial: { ...login.total, js: login.js, css: login.css, html: html.length }, rows },
       null,
@@ -64,14 +65,12 @@ if (process.argv.includes('--json')) {
     ),
   );
 } else {
-  console.log('Login page, initial JS+CSS (entry + login chunk and their static imports):');
-  console.log(`  JS  ${kb(login.js.raw)} raw, ${kb(login.js.gzip)} gzip`);
-  console.log(`  CSS ${kb(login.css.raw)} raw, ${kb(login.css.gzip)} gzip`);
-  console.log(
-    `  all ${kb(login.total.raw)} raw, ${kb(login.total.gzip)} gzip (+ index.html ${html.length} B)`,
-  );
-  console.log(`  files: ${login.files.join(', ')}`);
-  console.log('\nPer route, beyond the entry (chunk + static imports not already loaded):');
+  print('Login page, initial JS+CSS (entry + login chunk and their static imports):');
+  print(`  JS  ${kb(login.js.raw)} raw, ${kb(login.js.gzip)} gzip`);
+  print(`  CSS ${kb(login.css.raw)} raw, ${kb(login.css.gzip)} gzip`);
+  print(`  all ${kb(login.total.raw)} raw, ${kb(login.total.gzip)} gzip (+ index.html ${html.length} B)`);
+  print(`  files: ${login.files.join(', ')}`);
+  print('\nPer route, beyond the entry (chunk + static imports not already loaded):');
   for (const r of rows)
-    console.log(`  ${r.page.padEnd(44)} ${kb(r.raw).padStart(10)} raw ${kb(r.gzip).padStart(10)} gzip`);
+    print(`  ${r.page.padEnd(44)} ${kb(r.raw).padStart(10)} raw ${kb(r.gzip).padStart(10)} gzip`);
 }
