@@ -19,6 +19,7 @@ import { registerAuthRoutes } from './modules/auth/routes.js';
 import { createAuthService } from './modules/auth/service.js';
 import { createSessionService, tokenFromHeader } from './modules/auth/sessions.js';
 import { type CaptchaGenerator, createCaptchaService } from './modules/captcha/service.js';
+import { createLocalBus, type EventBus } from './modules/events/bus.js';
 import { createOrderService } from './modules/orders/service.js';
 import { registerPackageRoutes } from './modules/packages/routes.js';
 import { createPackageService } from './modules/packages/service.js';
@@ -36,6 +37,8 @@ export interface BuildOptions {
   smsProvider?: SmsProvider;
   /** Replaces the captcha picture maker (tests need to know the answer). */
   captchaGenerator?: CaptchaGenerator;
+  /** Live event bus; default in-process (main.ts passes the PostgreSQL one with DATABASE_URL). */
+  bus?: EventBus;
   /** Per-IP limit of captcha, SMS and login calls per minute. */
   sensitiveRateLimit?: number;
   housekeeping?: boolean;
@@ -149,6 +152,12 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerPackageRoutes(route, packages, orders, apiAccounts);
   registerApiAccountRoutes(route, apiAccounts);
 
+  // ---- messaging gateway: live events, callbacks, records, statistics, catalogue, provider
+  const bus = opts.bus ?? createLocalBus();
+  app.addHook('onClose', () => bus.close());
+
+  app.decorate('services', { db, bus, sessions, auth, packages, orders, apiAccounts });
+
   await registerConsole(app, config.webDistDir);
 
   if (opts.housekeeping ?? true) {
@@ -159,4 +168,21 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     app.addHook('onClose', async () => stop?.());
   }
   return app;
+}
+
+/** The app's services, for main.ts (workers) and API tests that drive them at the edges. */
+export interface Services {
+  db: Database['db'];
+  bus: EventBus;
+  sessions: ReturnType<typeof createSessionService>;
+  auth: ReturnType<typeof createAuthService>;
+  packages: ReturnType<typeof createPackageService>;
+  orders: ReturnType<typeof createOrderService>;
+  apiAccounts: ReturnType<typeof createApiAccountService>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+  }
 }
