@@ -7,6 +7,7 @@ import {
   CAPTCHA,
   type Company,
   launchBrowser,
+  onPage,
   openPage,
   see,
   seedCompany,
@@ -101,7 +102,7 @@ describe('sign-in screen', () => {
 
     await fillLogin(t, company.phone, company.password);
     await page.waitForURL('**/myAPI/index?tab=docs');
-    await see(page.getByRole('heading', { name: '我的API' }));
+    await onPage(page, '我的API');
     await expect.poll(() => page.title()).toBe('我的API - 微信 API 客户控制台');
     t.assertNoErrors();
     await t.close();
@@ -131,9 +132,11 @@ describe('sign-in screen', () => {
   it('logs out: the server revokes the token, and cookie, tabs and session storage are cleared', async () => {
     const company = await seedCompany(server);
     const t = await openPage(browser, server, { token: company.token });
+    // A page's calls still in flight when the token is revoked are refused; the browser notes it.
+    t.allow(/status of 401/);
     const { page } = t;
     await page.goto('/accountList/index');
-    await see(page.getByRole('heading', { name: '子账号' }));
+    await onPage(page, '子账号');
     await page.getByRole('button', { name: '用户菜单' }).click();
     await page.getByRole('menuitem', { name: '退出登录' }).click();
     await page.waitForURL('**/login');
@@ -141,6 +144,8 @@ describe('sign-in screen', () => {
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
     const after = await server.api(authCalls.refreshLoginInfo, {}, company.token);
     expect(after.code).toBe('403');
+    // No re-login dialog for calls made with the token that was just given up.
+    expect(await page.locator('.wxc-confirm').count()).toBe(0);
     await page.goto('/dashboard');
     await page.waitForURL('**/login?redirect=%2Fdashboard');
     t.assertNoErrors();

@@ -301,3 +301,15 @@ export async function see(locator: Locator, timeout?: number): Promise<void> {
 export async function gone(locator: Locator, timeout?: number): Promise<void> {
   await locator.first().waitFor({ state: 'hidden', ...(timeout ? { timeout } : {}) });
 }
+
+export const PRODUCT_TITLE = '微信 API 客户控制台';
+
+/**
+ * Waits until the shell shows the page with this route title: the document title is
+ * `{title} - {product}` (spec §2) and its tab is the active one. Independent of the page's own
+ * content, which later issues fill in.
+ */
+export async function onPage(page: Page, title: string): Promise<void> {
+  await page.waitForFunction((t) => document.title === t, `${title} - ${PRODUCT_TITLE}`);
+  await see(page.locator('.app-main > *'));
+}

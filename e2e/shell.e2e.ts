@@ -11,11 +11,11 @@ import {
   gone,
   launchBrowser,
   MOBILE,
+  onPage,
   openPage,
   see,
   seedCompany,
   startServer,
-  type TestPage,
   type TestServer,
 } from './harness';
 
@@ -50,7 +50,7 @@ describe('shell', () => {
   it('opens pages from the menu as tabs; right-click 刷新/关闭/关闭其他/关闭所有; the dashboard tab is pinned', async () => {
     const { t, page } = await loggedIn();
     await page.goto('/dashboard');
-    await see(page.getByRole('heading', { name: '用户中心' }));
+    await onPage(page, '用户中心');
     const sidebar = page.locator('.sidebar');
     expect(Math.round((await sidebar.boundingBox())!.width)).toBe(SIDEBAR_WIDTH_PX);
     for (const title of ['套餐 & 服务', '管理 & 账号', '测试 & 模拟']) await see(sidebar.getByText(title));
@@ -58,10 +58,10 @@ describe('shell', () => {
 
     for (const name of ['我的API', '子账号', '微信管理']) {
       await sidebar.getByRole('menuitem', { name }).click();
-      await see(page.getByRole('heading', { name }));
+      await onPage(page, name);
     }
     await expect
-      .poll(() => page.locator('.app-breadcrumb').innerText())
+      .poll(() => page.locator('.app-breadcrumb').textContent())
       .toMatch(/首页\s*\/\s*管理 & 账号\s*\/\s*微信管理/);
     expect(await tagPaths(page)).toEqual([
       '/dashboard',
@@ -83,7 +83,7 @@ describe('shell', () => {
     // 刷新 re-mounts the page and stays on it.
     await openTagMenu(page, '/wechatList/index');
     await menu.getByRole('menuitem', { name: '刷新' }).click();
-    await see(page.getByRole('heading', { name: '微信管理' }));
+    await onPage(page, '微信管理');
     expect(new URL(page.url()).pathname).toBe('/wechatList/index');
 
     // 关闭 on the active tab goes to the last one left.
@@ -109,8 +109,9 @@ describe('shell', () => {
 
     // Tabs survive a reload (session storage).
     await sidebar.getByRole('menuitem', { name: '模拟演示' }).click();
+    await page.waitForURL('**/moniyanshi/index');
     await page.reload();
-    await see(page.getByRole('heading', { name: '模拟演示' }));
+    await onPage(page, '模拟演示');
     expect(await tagPaths(page)).toEqual(['/dashboard', '/moniyanshi/index']);
     t.assertNoErrors();
     await t.close();
@@ -132,7 +133,7 @@ describe('shell', () => {
     await gone(page.locator('.sidebar-logo'));
 
     await page.reload();
-    await see(page.getByRole('heading', { name: '用户中心' }));
+    await onPage(page, '用户中心');
     await expect.poll(() => page.locator('.tags-view').count()).toBe(0);
     await expect.poll(() => page.locator('.sidebar-logo').count()).toBe(0);
     await expect.poll(() => page.locator('.app-header').getAttribute('class')).toContain('fixed-header');
@@ -174,7 +175,7 @@ describe('shell', () => {
   it('at 375 px shows the mobile layout: sidebar closed, opened as a drawer, nothing overflows', async () => {
     const { t, page } = await loggedIn(MOBILE);
     await page.goto('/dashboard');
-    await see(page.getByRole('heading', { name: '用户中心' }));
+    await onPage(page, '用户中心');
     const sidebar = page.locator('.sidebar');
     await expect.poll(async () => (await sidebar.boundingBox())!.x).toBeLessThan(0);
     expect(await page.locator('.app-wrapper').getAttribute('class')).toContain('mobile');
@@ -184,7 +185,7 @@ describe('shell', () => {
     await expect.poll(async () => (await sidebar.boundingBox())!.x).toBe(0);
     await see(page.getByRole('button', { name: '关闭菜单' }));
     await sidebar.getByRole('menuitem', { name: '子账号' }).click();
-    await see(page.getByRole('heading', { name: '子账号' }));
+    await onPage(page, '子账号');
     await expect.poll(async () => (await sidebar.boundingBox())!.x).toBeLessThan(0);
 
     // The avatar menu carries the items the top bar has no room for.
@@ -286,7 +287,7 @@ describe('shell', () => {
 
     await page.getByRole('link', { name: '购买' }).click();
     await page.waitForURL('**/purchaseRecords/index');
-    await see(page.getByRole('heading', { name: '套餐' }));
+    await onPage(page, '套餐');
     t.assertNoErrors();
     await t.close();
   });

@@ -36,8 +36,8 @@ describe('user console pages', () => {
     await page.getByRole('button', { name: '用户菜单' }).click();
     await page.getByRole('menuitem', { name: '控制台' }).click();
     await page.waitForURL('**/userInfo/index');
-    await expect.poll(() => page.getByTestId('company-name').innerText()).toBe(company.companyName);
-    await expect.poll(() => page.locator('.app-breadcrumb').innerText()).toMatch(/首页\s*\/\s*控制台/);
+    await expect.poll(() => page.getByTestId('company-name').textContent()).toBe(company.companyName);
+    await expect.poll(() => page.locator('.app-breadcrumb').textContent()).toMatch(/首页\s*\/\s*控制台/);
 
     for (const [field, title, value] of [
       ['company-name', '修改公司名称', '新星信息技术有限公司'],
@@ -50,7 +50,7 @@ describe('user console pages', () => {
       await dialog.locator('input').fill(value);
       await dialog.getByRole('button', { name: /保\s*存/ }).click();
       await gone(dialog);
-      await expect.poll(() => page.getByTestId(field).innerText()).toBe(value);
+      await expect.poll(() => page.getByTestId(field).textContent()).toBe(value);
     }
     await see(page.locator('.avatar-name').getByText('李经理'));
     const info = await server.api(authCalls.refreshLoginInfo, {}, company.token);
@@ -68,7 +68,7 @@ describe('user console pages', () => {
     await page.getByRole('button', { name: '修改密码' }).click();
     await page.waitForURL('**/userInfo/resetPass');
     await expect
-      .poll(() => page.locator('.app-breadcrumb').innerText())
+      .poll(() => page.locator('.app-breadcrumb').textContent())
       .toMatch(/首页\s*\/\s*控制台\s*\/\s*修改密码/);
 
     await page.getByLabel('原密码').fill('WrongOld123');

@@ -177,6 +177,20 @@ describe('request: "403" session expired', () => {
   });
 });
 
+describe('request: "403" for a token already given up', () => {
+  it('rejects without asking when the stored token changed while the call was in flight', async () => {
+    const t = setup({ token: 'old' });
+    t.fetch.mockImplementation(async () => {
+      t.session.getToken.mockReturnValue(undefined); // logged out meanwhile
+      return jsonResponse({ code: '403', message: '登录已过期', data: null }, 401);
+    });
+    await expect(t.call(authCalls.refreshLoginInfo, {})).rejects.toMatchObject({ code: '403' });
+    await flush();
+    expect(t.ui.confirm).not.toHaveBeenCalled();
+    expect(t.errors).toEqual([]);
+  });
+});
+
 describe('request: logged-out codes 50008/50012/50014', () => {
   for (const code of ['50008', '50012', '50014']) {
     it(`${code}: toast and one logged-out confirm; confirm resets the token and reloads`, async () => {

@@ -9,7 +9,8 @@ import { ErrorCatalogue, LOGGED_OUT_CODES, OK_CODE } from '@wxc/contract/errors'
  * - empty base URL, 50 000 ms timeout, `Authorization: <token>` when a token is stored;
  * - envelope `{code, message, data}`; only the string "200" is success (the body is read whatever
  *   the HTTP status, since the service answers errors with a matching 4xx/5xx status);
- * - "403": one re-login confirm at a time; confirm logs out and goes to /login; the promise rejects;
+ * - "403": one re-login confirm at a time; confirm logs out and goes to /login; the promise rejects
+ *   (no confirm when the call was sent with a token that is no longer the stored one: after logout);
  * - a message containing 秒没: a 5 s error saying the code was sniped;
  * - 50008/50012/50014: the message toast plus one "you have been logged out" confirm; confirm resets
  *   the token and reloads;
@@ -154,11 +155,18 @@ export function createRequester(deps: RequestDeps): { call: Call } {
   }
 
   /** Applies the error rules to a non-"200" envelope and returns the error to reject with. */
-  function businessError(code: string, message: string, status: number, quiet: boolean): ApiError {
+  function businessError(
+    code: string,
+    message: string,
+    status: number,
+    quiet: boolean,
+    sentToken: string | undefined,
+  ): ApiError {
     const text = message || TEXT.fallback;
     if (quiet) return new ApiError(text, 'business', code, status);
     if (code === UNAUTHENTICATED_CODE) {
-      void askRelogin();
+      // Sent with a token that has since been given up (logout, another login): nothing to ask.
+      if (sentToken === deps.session.getToken()) void askRelogin();
     } else if (text.includes(TEXT.snipedMarker)) {
       toast(TEXT.sniped);
       return new ApiError(TEXT.sniped, 'business', code, status);
@@ -236,7 +244,7 @@ export function createRequester(deps: RequestDeps): { call: Call } {
     const code = String(payload.code);
     const message = typeof payload.message === 'string' ? payload.message : '';
     // Spec §8: anything but the *string* "200" is an error (a numeric 200 is not success).
-    if (payload.code !== OK_CODE) throw businessError(code, message || TEXT.fallback, status, quiet);
+    if (payload.code !== OK_CODE) throw businessError(code, message || TEXT.fallback, status, quiet, token);
 
     const data = def.response.safeParse(payload.data ?? null);
     if (!data.success) {
