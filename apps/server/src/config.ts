@@ -39,6 +39,11 @@ const envSchema = z.object({
   PAYMENT_PROVIDER: z.enum(['sandbox']).default('sandbox'),
   PAYMENT_SANDBOX_IN_PRODUCTION: bool,
   CALLBACK_ALLOW_PRIVATE: bool,
+  MESSAGING_PROVIDER: z.enum(['simulator']).default('simulator'),
+  QR_TTL_SECONDS: positiveInt(120),
+  SEND_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(1500),
+  SIM_REPLY_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1200),
+  SIM_CHATTER_SECONDS: z.coerce.number().int().min(0).max(86_400).default(90),
   SESSION_IDLE_MINUTES: positiveInt(120),
   SESSION_MAX_HOURS: positiveInt(24 * 7),
   RATE_LIMIT_PER_MINUTE: positiveInt(600),
@@ -73,6 +78,14 @@ export interface Config {
   payment: { provider: 'sandbox' };
   /** Lets callback URLs reach private, loopback and link-local addresses (on-premise setups). */
   callbackAllowPrivate: boolean;
+  messaging: {
+    provider: 'simulator';
+    qrTtlMs: number;
+    /** Pacing of each account's send queue (about 40 a minute by default). */
+    sendIntervalMs: number;
+    simReplyDelayMs: number;
+    simChatterMs: number;
+  };
   session: { idleMs: number; maxMs: number };
   rateLimitPerMinute: number;
   trustProxy: boolean;
@@ -130,6 +143,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     sms: { provider: e.SMS_PROVIDER },
     payment: { provider: e.PAYMENT_PROVIDER },
     callbackAllowPrivate: e.CALLBACK_ALLOW_PRIVATE ?? false,
+    messaging: {
+      provider: e.MESSAGING_PROVIDER,
+      qrTtlMs: e.QR_TTL_SECONDS * 1000,
+      sendIntervalMs: e.SEND_INTERVAL_MS,
+      simReplyDelayMs: e.SIM_REPLY_DELAY_MS,
+      simChatterMs: e.SIM_CHATTER_SECONDS * 1000,
+    },
     session: { idleMs: e.SESSION_IDLE_MINUTES * 60_000, maxMs: e.SESSION_MAX_HOURS * 3_600_000 },
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     trustProxy: e.TRUST_PROXY ?? false,

@@ -15,12 +15,16 @@ export type CallAuth = 'public' | 'session' | 'admin' | 'api';
  * The server registers routes from these, the console's client is typed from them, and the
  * OpenAPI document and the online tester's catalogue are generated from them: one source.
  */
-export interface CallDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
+export interface CallDef<
+  Req extends z.ZodType = z.ZodType,
+  Res extends z.ZodType = z.ZodType,
+  Auth extends CallAuth = CallAuth,
+> {
   /** Stable operation id, `<domain>.<name>`. */
   id: string;
   method: 'GET' | 'POST';
   path: string;
-  auth: CallAuth;
+  auth: Auth;
   /** Group name in the API reference (Chinese). */
   tag: string;
   summary: string;
@@ -33,14 +37,14 @@ export interface CallDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodTyp
   response: Res;
 }
 
-export function defineCall<Req extends z.ZodType, Res extends z.ZodType>(
-  def: CallDef<Req, Res>,
-): CallDef<Req, Res> {
+export function defineCall<Req extends z.ZodType, Res extends z.ZodType, const Auth extends CallAuth>(
+  def: CallDef<Req, Res, Auth>,
+): CallDef<Req, Res, Auth> {
   return def;
 }
 
-export type CallRequest<C> = C extends CallDef<infer Req, z.ZodType> ? z.input<Req> : never;
-export type CallResponse<C> = C extends CallDef<z.ZodType, infer Res> ? z.output<Res> : never;
+export type CallRequest<C> = C extends CallDef<infer Req, z.ZodType, CallAuth> ? z.input<Req> : never;
+export type CallResponse<C> = C extends CallDef<z.ZodType, infer Res, CallAuth> ? z.output<Res> : never;
 
 /** Every answer is `{ code, message, data }`; success is the string "200". */
 export function envelopeSchema<T extends z.ZodType>(data: T) {

@@ -27,6 +27,8 @@ export const ErrorCatalogue = {
   QUOTA_EXHAUSTED: { code: '40020', status: 400, message: '可用账号额度不足，请购买或分配套餐' },
   PACKAGE_EXPIRED: { code: '40021', status: 400, message: '套餐已过期，请续费后再试' },
   NO_ACTIVE_PACKAGE: { code: '40022', status: 400, message: '暂无有效套餐，请先购买套餐' },
+  ACCOUNT_OFFLINE: { code: '40023', status: 400, message: '该微信账号已下线，请重新登录' },
+  NO_SUB_ACCOUNT: { code: '40024', status: 400, message: '请先在「子账号」中新建子账号并分配额度' },
 
   ACCOUNT_EXISTS: { code: '40901', status: 409, message: '该手机号已注册，请直接登录' },
 

@@ -86,3 +86,40 @@ export const injectMessage = defineCall({
   }),
   response: z.object({ msgId: z.string() }),
 });
+
+/** The "phone" side of a QR login: what the confirm page at /sim/scan/<instanceId> does. */
+export const scanStatus = defineCall({
+  id: 'sim.scanStatus',
+  method: 'POST',
+  path: '/api/sim/scanStatus',
+  auth: 'public',
+  tag: TAG,
+  summary: '手机端：二维码状态',
+  description: '模拟手机扫码页使用：二维码对应的设备、将登录的账号、状态；需要验证时返回手机上显示的验证码。',
+  request: z.strictObject({ instanceId: idField('instanceId') }),
+  response: z.object({
+    state: z.enum(['waiting', 'scanned', 'need_verify', 'confirmed', 'cancelled', 'expired']),
+    expiresIn: z.number().int(),
+    deviceName: z.string(),
+    person: z.object({ nickname: z.string(), avatar: z.string(), wxid: z.string() }),
+    verifyCode: z.string().nullable(),
+    reason: z.string().nullable(),
+  }),
+});
+
+export const scanAction = defineCall({
+  id: 'sim.scanAction',
+  method: 'POST',
+  path: '/api/sim/scan',
+  auth: 'public',
+  tag: TAG,
+  summary: '手机端：扫码、确认、验证或取消',
+  description:
+    'action：scan 扫码；confirm 确认登录；confirm_verify 确认登录并模拟新设备验证（进入 need_verify）；verify 输入手机上显示的验证码完成验证；cancel 取消。自动化测试可直接调用，无需打开页面。',
+  request: z.strictObject({
+    instanceId: idField('instanceId'),
+    action: z.enum(['scan', 'confirm', 'confirm_verify', 'verify', 'cancel']),
+    code: z.string().regex(/^\d{4}$/, '验证码为 4 位数字').optional(),
+  }),
+  response: z.object({ state: z.enum(['waiting', 'scanned', 'need_verify', 'confirmed', 'cancelled', 'expired']) }),
+});

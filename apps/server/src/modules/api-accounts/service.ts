@@ -11,12 +11,8 @@ import * as packages from '../packages/repo.js';
 import type { PackageService } from '../packages/service.js';
 import * as repo from './repo.js';
 
-/**
- * How many messaging accounts each sub-account has logged in now, by sub-account id. The messaging
- * gateway provides it; until an account can log in, nothing is in use.
- */
+/** How many messaging accounts each sub-account has logged in now, by sub-account id. */
 export type SlotUsage = (companyId: string) => Promise<Map<string, number>>;
-export const noSlotsInUse: SlotUsage = async () => new Map();
 
 export function toApiAccount(row: ApiAccountRow, usedNum: number): ApiAccount {
   return {

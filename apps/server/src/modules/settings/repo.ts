@@ -10,3 +10,10 @@ export const set = (db: Kysely<DB>, key: string, value: string, now: number) =>
     .values({ key, value, updated_at: now })
     .onConflict((oc) => oc.column('key').doUpdateSet({ value, updated_at: now }))
     .execute();
+
+export const insertIfAbsent = (db: Kysely<DB>, key: string, value: string, now: number) =>
+  db
+    .insertInto('settings')
+    .values({ key, value, updated_at: now })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();

@@ -1,0 +1,87 @@
+import type { Contact } from '@wxc/contract';
+
+/**
+ * The one seam between the gateway and a messaging network (like wechaty's puppet). The gateway
+ * owns the records (accounts, logins, messages, callbacks); a provider owns the network: QR login,
+ * contacts, delivery. The built-in provider is the simulator; a real one plugs in here.
+ */
+
+/** A logged-in account as the provider sees it. */
+export interface AccountRef {
+  accountId: string;
+  companyId: string;
+  wxid: string;
+  deviceId: string;
+}
+
+export interface LoginProfile {
+  wxid: string;
+  nickname: string;
+  avatar: string;
+  alias: string;
+}
+
+export interface RoomInfo {
+  roomId: string;
+  name: string;
+  owner: string;
+  avatar: string;
+  members: { wxid: string; nickname: string; displayName: string; inviter: string; avatar: string }[];
+}
+
+/** A message for the network. `type`/`appType` follow the raw message types (1 text, 3 image, …). */
+export interface OutgoingMessage {
+  msgId: string;
+  peer: string;
+  type: number;
+  appType: number | null;
+  content: string;
+  media: Record<string, string | number> | null;
+}
+
+/** A message from the network to a logged-in account. */
+export interface IncomingMessage {
+  peer: string;
+  sender: string;
+  type: number;
+  appType: number | null;
+  content: string;
+  media: Record<string, string | number> | null;
+}
+
+export interface AddressList {
+  friends: string[];
+  chatrooms: string[];
+  ghs: string[];
+}
+
+/** What a provider reports; the gateway turns each into records, callbacks and live events. */
+export interface ProviderEvents {
+  scanned(loginId: string, scanner: { nickname: string; avatar: string }): Promise<void>;
+  needVerify(loginId: string): Promise<void>;
+  confirmed(loginId: string, profile: LoginProfile): Promise<void>;
+  cancelled(loginId: string): Promise<void>;
+  loggedOut(account: AccountRef, reason: string): Promise<void>;
+  message(account: AccountRef, message: IncomingMessage): Promise<void>;
+  contactChanged(account: AccountRef, ids: string[]): Promise<void>;
+}
+
+export type SendOutcome = { ok: true } | { ok: false; error: string };
+
+export interface MessagingProvider {
+  readonly name: string;
+  attach(events: ProviderEvents): void;
+  /** Starts a QR login; returns what the QR code encodes. */
+  startLogin(req: { loginId: string; deviceId: string; proxy: string }): Promise<{ qrContent: string }>;
+  /** Called once an account is online (a login confirmed), so the provider can set up its session. */
+  accountOnline(account: AccountRef): Promise<void>;
+  logout(account: AccountRef): Promise<void>;
+  syncAddressList(account: AccountRef): Promise<AddressList>;
+  listContacts(account: AccountRef): Promise<Contact[]>;
+  getContacts(account: AccountRef, ids: string[]): Promise<Contact[]>;
+  hasContact(account: AccountRef, peer: string): Promise<boolean>;
+  getRoom(account: AccountRef, roomId: string): Promise<RoomInfo | null>;
+  send(account: AccountRef, message: OutgoingMessage): Promise<SendOutcome>;
+  proxies(): { code: string; name: string; region: string }[];
+  stop(): Promise<void>;
+}

@@ -1,0 +1,246 @@
+import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { DB, WxAccountsTable, WxDevicesTable, WxLoginsTable, WxMessagesTable } from '../../db/schema.js';
+
+// ---- devices
+export const insertDevice = (db: Kysely<DB>, row: Insertable<WxDevicesTable>) =>
+  db.insertInto('wx_devices').values(row).execute();
+
+export const findDevice = (db: Kysely<DB>, companyId: string, id: string) =>
+  db
+    .selectFrom('wx_devices')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+
+export const updateDevice = (db: Kysely<DB>, id: string, patch: Updateable<WxDevicesTable>) =>
+  db.updateTable('wx_devices').set(patch).where('id', '=', id).execute();
+
+// ---- logins (QR codes)
+export const insertLogin = (db: Kysely<DB>, row: Insertable<WxLoginsTable>) =>
+  db.insertInto('wx_logins').values(row).execute();
+
+export const findLogin = (db: Kysely<DB>, id: string) =>
+  db.selectFrom('wx_logins').selectAll().where('id', '=', id).executeTakeFirst();
+
+/** Moves a login from one of `from` states; false when it was not in one (another request won). */
+export async function moveLogin(
+  db: Kysely<DB>,
+  id: string,
+  from: WxLoginsTable['state'][],
+  patch: Updateable<WxLoginsTable>,
+): Promise<boolean> {
+  const res = await db
+    .updateTable('wx_logins')
+    .set(patch)
+    .where('id', '=', id)
+    .where('state', 'in', from)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+export const updateLogin = (db: Kysely<DB>, id: string, patch: Updateable<WxLoginsTable>) =>
+  db.updateTable('wx_logins').set(patch).where('id', '=', id).execute();
+
+/** QR codes past their time that nobody finished. */
+export const overdueLogins = (db: Kysely<DB>, now: number) =>
+  db
+    .selectFrom('wx_logins')
+    .select(['id', 'company_id', 'api_account_id'])
+    .where('state', 'in', ['waiting', 'scanned', 'need_verify'])
+    .where('expires_at', '<=', now)
+    .limit(500)
+    .execute();
+
+// ---- accounts
+const accountWithSub = (db: Kysely<DB>) =>
+  db
+    .selectFrom('wx_accounts')
+    .innerJoin('api_accounts', 'api_accounts.id', 'wx_accounts.api_account_id')
+    .selectAll('wx_accounts')
+    .select('api_accounts.name as sub_account_name');
+
+export const findAccount = (db: Kysely<DB>, companyId: string, wxid: string) =>
+  accountWithSub(db)
+    .where('wx_accounts.company_id', '=', companyId)
+    .where('wx_accounts.wxid', '=', wxid)
+    .executeTakeFirst();
+
+export const findAccountById = (db: Kysely<DB>, id: string) =>
+  accountWithSub(db).where('wx_accounts.id', '=', id).executeTakeFirst();
+
+export const insertAccount = (db: Kysely<DB>, row: Insertable<WxAccountsTable>) =>
+  db.insertInto('wx_accounts').values(row).execute();
+
+export const updateAccount = (db: Kysely<DB>, id: string, patch: Updateable<WxAccountsTable>) =>
+  db.updateTable('wx_accounts').set(patch).where('id', '=', id).execute();
+
+/** Takes an account offline if it is online; false when it already was offline. */
+export async function takeOffline(db: Kysely<DB>, id: string, reason: string, now: number): Promise<boolean> {
+  const res = await db
+    .updateTable('wx_accounts')
+    .set({
+      status: 'offline',
+      last_offline_at: now,
+      logout_reason: reason,
+      online_since: null,
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .where('status', '=', 'online')
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+export async function countOnline(
+  db: Kysely<DB>,
+  by: 'api_account_id' | 'company_id',
+  id: string,
+): Promise<number> {
+  const row = await db
+    .selectFrom('wx_accounts')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where(by, '=', id)
+    .where('status', '=', 'online')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Online accounts per sub-account of a company (slots in use). */
+export async function onlineBySubAccount(db: Kysely<DB>, companyId: string): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('wx_accounts')
+    .select(['api_account_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('company_id', '=', companyId)
+    .where('status', '=', 'online')
+    .groupBy('api_account_id')
+    .execute();
+  return new Map(rows.map((r) => [r.api_account_id, Number(r.n)]));
+}
+
+export const expiredOnline = (db: Kysely<DB>, now: number) =>
+  db
+    .selectFrom('wx_accounts')
+    .select(['id'])
+    .where('status', '=', 'online')
+    .where('expire_at', 'is not', null)
+    .where('expire_at', '<=', now)
+    .limit(500)
+    .execute();
+
+/** Claims the account's send slot (pacing); false when the slot is not free yet. */
+export async function claimSendSlot(
+  db: Kysely<DB>,
+  id: string,
+  now: number,
+  intervalMs: number,
+): Promise<boolean> {
+  const res = await db
+    .updateTable('wx_accounts')
+    .set({ next_send_at: now + intervalMs })
+    .where('id', '=', id)
+    .where('next_send_at', '<=', now)
+    .where('status', '=', 'online')
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+// ---- messages
+export const insertMessage = (db: Kysely<DB>, row: Insertable<WxMessagesTable>) =>
+  db.insertInto('wx_messages').values(row).execute();
+
+export const findMessage = (db: Kysely<DB>, accountId: string, id: string) =>
+  db
+    .selectFrom('wx_messages')
+    .selectAll()
+    .where('wx_account_id', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+
+export const oldestQueued = (db: Kysely<DB>, accountId: string) =>
+  db
+    .selectFrom('wx_messages')
+    .selectAll()
+    .where('status', '=', 'queued')
+    .where('wx_account_id', '=', accountId)
+    .orderBy('seq')
+    .limit(1)
+    .executeTakeFirst();
+
+/** Marks a queued message sent or failed; false when another process already did. */
+export async function finishMessage(
+  db: Kysely<DB>,
+  id: string,
+  status: 'sent' | 'failed',
+  error: string | null,
+) {
+  const res = await db
+    .updateTable('wx_messages')
+    .set({ status, error })
+    .where('id', '=', id)
+    .where('status', '=', 'queued')
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+export const failQueued = (db: Kysely<DB>, accountId: string, error: string) =>
+  db
+    .updateTable('wx_messages')
+    .set({ status: 'failed', error })
+    .where('wx_account_id', '=', accountId)
+    .where('status', '=', 'queued')
+    .returning(['id', 'peer', 'type', 'new_msg_id', 'create_time'])
+    .execute();
+
+/** Accounts with queued messages whose send slot is free (the sweeper's work list). */
+export const accountsWithDueQueue = (db: Kysely<DB>, now: number) =>
+  db
+    .selectFrom('wx_messages')
+    .innerJoin('wx_accounts', 'wx_accounts.id', 'wx_messages.wx_account_id')
+    .select('wx_messages.wx_account_id as id')
+    .distinct()
+    .where('wx_messages.status', '=', 'queued')
+    .where('wx_accounts.next_send_at', '<=', now)
+    .limit(200)
+    .execute();
+
+export function history(
+  db: Kysely<DB>,
+  accountId: string,
+  opts: { peer?: string; beforeSeq?: number; limit: number },
+) {
+  let q = db.selectFrom('wx_messages').selectAll().where('wx_account_id', '=', accountId);
+  if (opts.peer) q = q.where('peer', '=', opts.peer);
+  if (opts.beforeSeq !== undefined) q = q.where('seq', '<', opts.beforeSeq);
+  return q
+    .orderBy('seq', 'desc')
+    .limit(opts.limit + 1)
+    .execute();
+}
+
+// ---- address-list sync jobs
+export const insertSyncJob = (
+  db: Kysely<DB>,
+  row: { id: string; wx_account_id: string; created_at: number },
+) =>
+  db
+    .insertInto('wx_sync_jobs')
+    .values({ ...row, status: 'running', result: null, finished_at: null })
+    .execute();
+
+export const finishSyncJob = (
+  db: Kysely<DB>,
+  id: string,
+  status: 'done' | 'failed',
+  result: string | null,
+  now: number,
+) => db.updateTable('wx_sync_jobs').set({ status, result, finished_at: now }).where('id', '=', id).execute();
+
+export const latestSyncJob = (db: Kysely<DB>, accountId: string) =>
+  db
+    .selectFrom('wx_sync_jobs')
+    .selectAll()
+    .where('wx_account_id', '=', accountId)
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();

@@ -1,0 +1,405 @@
+import type { Contact } from '@wxc/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely, Selectable } from 'kysely';
+import type { DB, SimContactsTable } from '../../db/schema.js';
+import { newId } from '../../lib/crypto.js';
+import type { MediaService } from '../media/service.js';
+import type {
+  AccountRef,
+  IncomingMessage,
+  MessagingProvider,
+  OutgoingMessage,
+  ProviderEvents,
+  RoomInfo,
+} from '../messaging/provider.js';
+import { networkForDevice, personForDevice, pictureSvg, replyTo, seededRandom } from './network.js';
+import * as repo from './repo.js';
+
+export interface SimulatorOptions {
+  db: Kysely<DB>;
+  log: FastifyBaseLogger;
+  media: MediaService;
+  publicUrl: string;
+  /** How long a virtual contact takes to answer (0: at once). */
+  replyDelayMs: number;
+  /** How often some group somewhere says something (0: never). */
+  chatterIntervalMs: number;
+}
+
+const PROXIES = [
+  { code: 'sh', name: '上海电信', region: '上海' },
+  { code: 'bj', name: '北京联通', region: '北京' },
+  { code: 'gz', name: '广州移动', region: '广东' },
+  { code: 'sz', name: '深圳电信', region: '广东' },
+  { code: 'hz', name: '杭州电信', region: '浙江' },
+  { code: 'cd', name: '成都联通', region: '四川' },
+];
+
+const CHATTER = [
+  '大家早上好',
+  '今天的会议改到下午三点',
+  '收到',
+  '👍',
+  '周末有人一起吗？',
+  '链接发群里了',
+  '辛苦啦',
+  '哈哈哈哈',
+];
+
+/**
+ * The built-in provider: a virtual network stored in the database. The "phone" is the confirm page
+ * at /sim/scan/<loginId> (or the same actions through the API); virtual contacts answer, send
+ * pictures and files, and groups chat, so incoming messages and callbacks can be exercised.
+ */
+export function createSimulator(opts: SimulatorOptions) {
+  const { db, log, media } = opts;
+  let events: ProviderEvents | undefined;
+  const pending = new Set<NodeJS.Timeout>();
+  let chatter: NodeJS.Timeout | undefined;
+  const avatarUrl = (name: string) => `${opts.publicUrl}/sim/avatar/${encodeURIComponent(name)}.svg`;
+
+  const emit = () => {
+    if (!events) throw new Error('simulator: no gateway attached');
+    return events;
+  };
+
+  /** Runs `fn` later, keeping the timer so stop() can cancel it; failures are logged, not thrown. */
+  function later(ms: number, fn: () => Promise<void>) {
+    const timer = setTimeout(() => {
+      pending.delete(timer);
+      fn().catch((err) => log.warn({ err }, 'simulator: scheduled behaviour failed'));
+    }, ms);
+    timer.unref();
+    pending.add(timer);
+  }
+
+  function toContact(row: Selectable<SimContactsTable>): Contact {
+    return {
+      wxid: row.contact_wxid,
+      nickname: row.nickname,
+      remark: row.remark,
+      alias: row.alias,
+      avatar: row.avatar,
+      sex: row.sex,
+      signature: row.signature,
+      country: row.country,
+      province: row.province,
+      city: row.city,
+      kind: row.kind,
+    };
+  }
+
+  async function receivePicture(
+    account: AccountRef,
+    peer: string,
+    sender: string,
+    caption: string,
+  ): Promise<IncomingMessage> {
+    const stored = await media.save(
+      account.companyId,
+      'received',
+      Buffer.from(pictureSvg(caption, newId())),
+      'picture.svg',
+      'image/svg+xml',
+    );
+    return {
+      peer,
+      sender,
+      type: 3,
+      appType: null,
+      content: caption,
+      media: { mediaId: stored.mediaId, mime: stored.mime, size: stored.size },
+    };
+  }
+
+  async function receiveFile(
+    account: AccountRef,
+    peer: string,
+    sender: string,
+    name: string,
+  ): Promise<IncomingMessage> {
+    const body = Buffer.from(`%PDF-1.4\n% ${name} (模拟器生成的示例文件)\n%%EOF\n`);
+    const stored = await media.save(account.companyId, 'received', body, name, 'application/pdf');
+    return {
+      peer,
+      sender,
+      type: 49,
+      appType: 6,
+      content: name,
+      media: { mediaId: stored.mediaId, mime: stored.mime, size: stored.size, fileName: name },
+    };
+  }
+
+  /** What the peer does after receiving `message` from `account`. */
+  async function react(account: AccountRef, message: OutgoingMessage) {
+    const peer = await repo.contact(db, account.accountId, message.peer);
+    if (!peer || peer.kind === 'gh') return;
+    let sender = peer.contact_wxid;
+    if (peer.kind === 'chatroom') {
+      const members = (await repo.roomMembers(db, account.accountId, peer.contact_wxid)).filter(
+        (m) => m.member_wxid !== account.wxid,
+      );
+      if (members.length === 0) return;
+      sender = members[Math.floor(Math.random() * members.length)]!.member_wxid;
+    }
+    let incoming: IncomingMessage;
+    if (message.type === 1) {
+      const reply = replyTo(message.content, new Date());
+      incoming =
+        reply.kind === 'image'
+          ? await receivePicture(account, peer.contact_wxid, sender, reply.caption)
+          : reply.kind === 'file'
+            ? await receiveFile(account, peer.contact_wxid, sender, reply.name)
+            : {
+                peer: peer.contact_wxid,
+                sender,
+                type: 1,
+                appType: null,
+                content: reply.content,
+                media: null,
+              };
+    } else {
+      const what = { 3: '图片', 34: '语音', 43: '视频', 47: '表情' }[message.type] ?? '消息';
+      incoming = {
+        peer: peer.contact_wxid,
+        sender,
+        type: 1,
+        appType: null,
+        content: `收到你的${what}了`,
+        media: null,
+      };
+    }
+    await emit().message(account, incoming);
+  }
+
+  async function chatterTick() {
+    const online = await repo.someOnlineAccounts(db, 3);
+    for (const row of online) {
+      const account = {
+        accountId: row.id,
+        companyId: row.company_id,
+        wxid: row.wxid,
+        deviceId: row.device_id,
+      };
+      const rooms = (await repo.contacts(db, row.id)).filter((c) => c.kind === 'chatroom');
+      const room = rooms[Math.floor(Math.random() * rooms.length)];
+      if (!room) continue;
+      const members = (await repo.roomMembers(db, row.id, room.contact_wxid)).filter(
+        (m) => m.member_wxid !== row.wxid,
+      );
+      const member = members[Math.floor(Math.random() * members.length)];
+      if (!member) continue;
+      const content = CHATTER[Math.floor(Math.random() * CHATTER.length)]!;
+      await emit().message(account, {
+        peer: room.contact_wxid,
+        sender: member.member_wxid,
+        type: 1,
+        appType: null,
+        content,
+        media: null,
+      });
+    }
+  }
+
+  const provider: MessagingProvider = {
+    name: 'simulator',
+
+    attach(e) {
+      events = e;
+      if (opts.chatterIntervalMs > 0 && !chatter) {
+        chatter = setInterval(
+          () => void chatterTick().catch((err) => log.warn({ err }, 'simulator chatter failed')),
+          opts.chatterIntervalMs,
+        );
+        chatter.unref();
+      }
+    },
+
+    async startLogin({ loginId }) {
+      return { qrContent: `${opts.publicUrl}/sim/scan/${loginId}` };
+    },
+
+    async accountOnline(account) {
+      if (await repo.hasNetwork(db, account.accountId)) return;
+      const net = networkForDevice(account.deviceId);
+      const base = { wx_account_id: account.accountId, country: 'CN', remark: '', unreachable: 0 };
+      const contacts = [
+        ...net.friends.map((p) => ({
+          ...base,
+          id: newId(),
+          contact_wxid: p.wxid,
+          kind: 'friend' as const,
+          nickname: p.nickname,
+          alias: p.alias,
+          avatar: avatarUrl(p.nickname),
+          sex: p.sex,
+          signature: p.signature,
+          province: p.province,
+          city: p.city,
+          owner: '',
+        })),
+        ...net.rooms.map((r) => ({
+          ...base,
+          id: newId(),
+          contact_wxid: r.roomId,
+          kind: 'chatroom' as const,
+          nickname: r.name,
+          alias: '',
+          avatar: avatarUrl(r.name),
+          sex: 0,
+          signature: '',
+          province: '',
+          city: '',
+          owner: r.owner,
+        })),
+        ...net.ghs.map((g) => ({
+          ...base,
+          id: newId(),
+          contact_wxid: g.wxid,
+          kind: 'gh' as const,
+          nickname: g.nickname,
+          alias: '',
+          avatar: avatarUrl(g.nickname),
+          sex: 0,
+          signature: '',
+          province: '',
+          city: '',
+          owner: '',
+        })),
+      ];
+      const members = net.rooms.flatMap((r) =>
+        [net.self, ...r.members].map((m) => ({
+          id: newId(),
+          wx_account_id: account.accountId,
+          room_id: r.roomId,
+          member_wxid: m.wxid,
+          nickname: m.nickname,
+          display_name:
+            m === net.self
+              ? ''
+              : seededRandom(`${r.roomId}:${m.wxid}`)() < 0.3
+                ? `${m.nickname}(${m.city})`
+                : '',
+          inviter: r.owner,
+          avatar: avatarUrl(m.nickname),
+        })),
+      );
+      await repo.insertNetwork(db, contacts, members);
+    },
+
+    async logout() {},
+
+    async syncAddressList(account) {
+      const rows = await repo.contacts(db, account.accountId);
+      return {
+        friends: rows.filter((r) => r.kind === 'friend').map((r) => r.contact_wxid),
+        chatrooms: rows.filter((r) => r.kind === 'chatroom').map((r) => r.contact_wxid),
+        ghs: rows.filter((r) => r.kind === 'gh').map((r) => r.contact_wxid),
+      };
+    },
+
+    async listContacts(account) {
+      return (await repo.contacts(db, account.accountId)).map(toContact);
+    },
+
+    async getContacts(account, ids) {
+      if (ids.length === 0) return [];
+      const rows = await repo.contactsByIds(db, account.accountId, ids);
+      const byId = new Map(rows.map((r) => [r.contact_wxid, r]));
+      return ids.flatMap((id) => (byId.has(id) ? [toContact(byId.get(id)!)] : []));
+    },
+
+    async hasContact(account, peer) {
+      return (await repo.contact(db, account.accountId, peer)) !== undefined;
+    },
+
+    async getRoom(account, roomId): Promise<RoomInfo | null> {
+      const room = await repo.contact(db, account.accountId, roomId);
+      if (room?.kind !== 'chatroom') return null;
+      const members = await repo.roomMembers(db, account.accountId, roomId);
+      return {
+        roomId,
+        name: room.nickname,
+        owner: room.owner,
+        avatar: room.avatar,
+        members: members.map((m) => ({
+          wxid: m.member_wxid,
+          nickname: m.nickname,
+          displayName: m.display_name,
+          inviter: m.inviter,
+          avatar: m.avatar,
+        })),
+      };
+    },
+
+    async send(account, message) {
+      const peer = await repo.contact(db, account.accountId, message.peer);
+      if (!peer) return { ok: false, error: '对方不在通讯录中' };
+      if (peer.unreachable === 1) return { ok: false, error: '对方账号异常，消息发送失败' };
+      if (peer.kind !== 'gh') {
+        if (opts.replyDelayMs > 0) later(opts.replyDelayMs, () => react(account, message));
+        else
+          queueMicrotask(
+            () => void react(account, message).catch((err) => log.warn({ err }, 'simulator reply failed')),
+          );
+      }
+      return { ok: true };
+    },
+
+    proxies: () => PROXIES,
+
+    async stop() {
+      if (chatter) clearInterval(chatter);
+      chatter = undefined;
+      for (const t of pending) clearTimeout(t);
+      pending.clear();
+    },
+  };
+
+  return {
+    provider,
+    /** The person a device logs in as (shown on the scan page as the scanner). */
+    personForDevice(deviceId: string) {
+      const p = personForDevice(deviceId);
+      return { ...p, avatar: avatarUrl(p.nickname) };
+    },
+    /** The phone's actions on the confirm page. */
+    phone: {
+      scan: (loginId: string, deviceId: string) => {
+        const p = personForDevice(deviceId);
+        return emit().scanned(loginId, { nickname: p.nickname, avatar: avatarUrl(p.nickname) });
+      },
+      confirm: (loginId: string, deviceId: string) => {
+        const p = personForDevice(deviceId);
+        return emit().confirmed(loginId, {
+          wxid: p.wxid,
+          nickname: p.nickname,
+          avatar: avatarUrl(p.nickname),
+          alias: p.alias,
+        });
+      },
+      requireVerify: (loginId: string) => emit().needVerify(loginId),
+      cancel: (loginId: string) => emit().cancelled(loginId),
+    },
+    /** Faults and behaviours on demand (the /api/sim/* calls). */
+    control: {
+      kick: (account: AccountRef, reason: string) => emit().loggedOut(account, reason),
+      setUnreachable: (account: AccountRef, contactWxid: string, unreachable: boolean) =>
+        repo.setUnreachable(db, account.accountId, contactWxid, unreachable),
+      async inject(account: AccountRef, from: string, content: string, roomId?: string) {
+        await emit().message(account, {
+          peer: roomId ?? from,
+          sender: from,
+          type: 1,
+          appType: null,
+          content,
+          media: null,
+        });
+      },
+      contact: (account: AccountRef, wxid: string) => repo.contact(db, account.accountId, wxid),
+      roomMembers: (account: AccountRef, roomId: string) => repo.roomMembers(db, account.accountId, roomId),
+    },
+  };
+}
+
+export type Simulator = ReturnType<typeof createSimulator>;

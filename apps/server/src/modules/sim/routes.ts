@@ -1,0 +1,121 @@
+import { simCalls } from '@wxc/contract';
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../../lib/errors.js';
+import type { Route } from '../../lib/http.js';
+import type { Gateway } from '../messaging/service.js';
+import { avatarSvg } from './network.js';
+import type { Simulator } from './provider.js';
+import { SCAN_PAGE_HTML, SCAN_PAGE_JS } from './scan-page.js';
+
+/** The simulator's phone page, its avatars, and the /api/sim/* controls. */
+export function registerSimulatorRoutes(
+  app: FastifyInstance,
+  route: Route,
+  gateway: Gateway,
+  sim: Simulator,
+) {
+  const phoneLogin = async (instanceId: string) => {
+    const view = await gateway.loginForPhone(instanceId);
+    if (!view) throw new AppError('NOT_FOUND', '二维码不存在');
+    return view;
+  };
+
+  route(simCalls.scanStatus, async ({ input }) => {
+    const { login, deviceName } = await phoneLogin(input.instanceId);
+    const person = sim.personForDevice(login.device_id);
+    const active = ['waiting', 'scanned', 'need_verify'].includes(login.state);
+    return {
+      state: login.state,
+      expiresIn: active ? Math.max(0, Math.ceil((login.expires_at - Date.now()) / 1000)) : 0,
+      deviceName,
+      person: { nickname: person.nickname, avatar: person.avatar, wxid: person.wxid },
+      verifyCode: login.state === 'need_verify' ? login.verify_code : null,
+      reason: login.logout_reason,
+    };
+  });
+
+  route(
+    simCalls.scanAction,
+    async ({ input }) => {
+      const { login } = await phoneLogin(input.instanceId);
+      switch (input.action) {
+        case 'scan':
+          await sim.phone.scan(login.id, login.device_id);
+          break;
+        case 'confirm':
+          if (login.state !== 'scanned') throw new AppError('CONFLICT', '请先扫码');
+          await sim.phone.confirm(login.id, login.device_id);
+          break;
+        case 'confirm_verify':
+          await sim.phone.requireVerify(login.id);
+          break;
+        case 'verify':
+          if (login.state !== 'need_verify') throw new AppError('CONFLICT', '当前不需要验证');
+          if (!input.code || input.code !== login.verify_code)
+            throw new AppError('BAD_REQUEST', '验证码错误');
+          await sim.phone.confirm(login.id, login.device_id);
+          break;
+        case 'cancel':
+          await sim.phone.cancel(login.id);
+          break;
+      }
+      return { state: (await phoneLogin(login.id)).login.state };
+    },
+    { rateLimitPerMinute: 120 },
+  );
+
+  route(simCalls.kick, async ({ input, auth }) => {
+    await sim.control.kick(await gateway.accountRef(auth, input.wxid), input.reason);
+    return { ok: true as const };
+  });
+  route(simCalls.expireQr, async ({ input, auth }) => {
+    await gateway.expireQr(auth, input.instanceId);
+    return { ok: true as const };
+  });
+  route(simCalls.setUnreachable, async ({ input, auth }) => {
+    const account = await gateway.accountRef(auth, input.wxid);
+    if (!(await sim.control.setUnreachable(account, input.contactWxid, input.unreachable))) {
+      throw new AppError('NOT_FOUND', '联系人不在该账号的通讯录中');
+    }
+    return { ok: true as const };
+  });
+  route(simCalls.injectMessage, async ({ input, auth }) => {
+    const account = await gateway.accountRef(auth, input.wxid);
+    if (input.roomId) {
+      const members = await sim.control.roomMembers(account, input.roomId);
+      if (!members.some((m) => m.member_wxid === input.fromWxid))
+        throw new AppError('NOT_FOUND', '该成员不在群中');
+    } else if ((await sim.control.contact(account, input.fromWxid))?.kind !== 'friend') {
+      throw new AppError('NOT_FOUND', '该联系人不是好友');
+    }
+    const before = Date.now();
+    await sim.control.inject(account, input.fromWxid, input.content, input.roomId);
+    const latest = await gateway.history(auth, {
+      wxid: input.wxid,
+      peer: input.roomId ?? input.fromWxid,
+      limit: 1,
+    });
+    const msg = latest.list[0];
+    return { msgId: msg && msg.createTime >= Math.floor(before / 1000) ? msg.msgId : '' };
+  });
+
+  // The phone page (HTML + its script, same origin so the CSP allows it) and avatars.
+  app.get('/sim/scan/:id', { schema: { hide: true } }, async (_req, reply) =>
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(SCAN_PAGE_HTML),
+  );
+  app.get('/sim/scan.js', { schema: { hide: true } }, async (_req, reply) =>
+    reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(SCAN_PAGE_JS),
+  );
+  app.get<{ Params: { name: string } }>(
+    '/sim/avatar/:name',
+    { schema: { hide: true } },
+    async (req, reply) => {
+      const name = decodeURIComponent(req.params.name.replace(/\.svg$/, '')).slice(0, 40);
+      return reply
+        .type('image/svg+xml')
+        .header('cache-control', 'public, max-age=86400')
+        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+        .send(avatarSvg(name));
+    },
+  );
+}

@@ -1,0 +1,59 @@
+import { apiAccountCalls, msgCalls, simCalls } from '@wxc/contract';
+import { buyAndPay, type setUpCatalogue } from './commerce-helpers.js';
+import { registerCompany, type TestApp } from './helpers.js';
+
+/** Fast, deterministic simulator settings for API tests. */
+export const MESSAGING_ENV = { SEND_INTERVAL_MS: '0', SIM_REPLY_DELAY_MS: '0', SIM_CHATTER_SECONDS: '0' };
+
+export type Catalogue = Awaited<ReturnType<typeof setUpCatalogue>>;
+
+/** A company with a paid package and one sub-account holding `slots` slots (and its credentials). */
+export async function customerWithSubAccount(t: TestApp, cat: Catalogue, slots = 3) {
+  const company = await registerCompany(t);
+  await buyAndPay(t, company.token, cat.basic.id);
+  const opened = await t.call(
+    apiAccountCalls.openApiAccount,
+    { name: '机器人', availableNum: slots },
+    { token: company.token },
+  );
+  if (opened.code !== '200') throw new Error(`openApiAccount failed: ${opened.message}`);
+  const sub = opened.data.account as { id: string; appKey: string };
+  const creds = { 'x-app-key': sub.appKey, 'x-app-secret': opened.data.appSecret as string };
+  return { ...company, sub, creds };
+}
+
+/** Logs a messaging account in the way a person would: QR, scan on the "phone", confirm. */
+export async function loginAccount(
+  t: TestApp,
+  auth: { token?: string; headers?: Record<string, string> },
+  input: { subAccountId?: string; deviceId?: string } = {},
+) {
+  const qr = await t.call(msgCalls.getQrCode, input, auth);
+  if (qr.code !== '200') throw new Error(`getQrCode failed: ${qr.code} ${qr.message}`);
+  const { instanceId, deviceId } = qr.data;
+  const scanned = await t.call(simCalls.scanAction, { instanceId, action: 'scan' });
+  if (scanned.code !== '200') throw new Error(`scan failed: ${scanned.message}`);
+  const confirmed = await t.call(simCalls.scanAction, { instanceId, action: 'confirm' });
+  if (confirmed.code !== '200') throw new Error(`confirm failed: ${confirmed.code} ${confirmed.message}`);
+  const status = await t.call(msgCalls.checkQrCode, { instanceId }, auth);
+  return {
+    instanceId,
+    deviceId: deviceId as string,
+    account: status.data.account as { wxid: string; nickname: string },
+  };
+}
+
+/** Waits (polling the database, bounded) until `check` holds. */
+export async function until<T>(
+  check: () => Promise<T | undefined | false>,
+  what: string,
+  timeoutMs = 5000,
+): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

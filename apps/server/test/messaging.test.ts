@@ -1,0 +1,618 @@
+import { apiAccountCalls, msgCalls, packageCalls, recordCalls, simCalls } from '@wxc/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setUpCatalogue } from './commerce-helpers.js';
+import { createTestApp, dialects, registerCompany, type TestApp, tableCounts } from './helpers.js';
+import {
+  type Catalogue,
+  customerWithSubAccount,
+  loginAccount,
+  MESSAGING_ENV,
+  until,
+} from './messaging-helpers.js';
+
+describe.each(dialects)('messaging gateway (%s)', (dialect) => {
+  let t: TestApp;
+  let cat: Catalogue;
+  beforeAll(async () => {
+    t = await createTestApp(dialect, MESSAGING_ENV);
+    cat = await setUpCatalogue(t);
+  });
+  afterAll(() => t.close());
+
+  describe('QR login', () => {
+    it('goes waiting -> scanned -> confirmed through the phone page, and records the login', async () => {
+      const c = await customerWithSubAccount(t, cat);
+      const qr = await t.call(msgCalls.getQrCode, {}, { headers: c.creds });
+      expect(qr.code).toBe('200');
+      expect(qr.data.qrUrl).toBe(`http://127.0.0.1:8080/sim/scan/${qr.data.instanceId}`);
+      expect(qr.data.qrImage).toMatch(/^data:image\/svg\+xml;base64,/);
+      expect(qr.data.expiresIn).toBe(120);
+      const { instanceId } = qr.data;
+
+      const waiting = await t.call(msgCalls.checkQrCode, { instanceId }, { headers: c.creds });
+      expect(waiting.data).toMatchObject({ state: 'waiting', scanner: null, account: null });
+      const page = await t.call(simCalls.scanStatus, { instanceId });
+      expect(page.data).toMatchObject({ state: 'waiting', verifyCode: null });
+
+      expect((await t.call(simCalls.scanAction, { instanceId, action: 'scan' })).data.state).toBe('scanned');
+      const scanned = await t.call(msgCalls.checkQrCode, { instanceId }, { headers: c.creds });
+      expect(scanned.data.state).toBe('scanned');
+      expect(scanned.data.scanner.nickname).toBe(page.data.person.nickname);
+
+      expect((await t.call(simCalls.scanAction, { instanceId, action: 'confirm' })).data.state).toBe(
+        'confirmed',
+      );
+      const done = await t.call(msgCalls.checkQrCode, { instanceId }, { headers: c.creds });
+      expect(done.data.state).toBe('confirmed');
+      expect(done.data.account).toMatchObject({
+        wxid: page.data.person.wxid,
+        status: 'online',
+        subAccountId: c.sub.id,
+      });
+
+      const records = await t.call(recordCalls.queryWxLoginRecord, {}, { token: c.token });
+      expect(records.data.list[0]).toMatchObject({
+        id: instanceId,
+        result: 'success',
+        wxid: page.data.person.wxid,
+      });
+      const devices = await t.call(recordCalls.queryDeviceRecord, {}, { token: c.token });
+      expect(devices.data.list[0]).toMatchObject({ deviceId: qr.data.deviceId, loginCount: 1 });
+      const subs = await t.call(apiAccountCalls.queryApiAccount, {}, { token: c.token });
+      expect(subs.data.list[0].usedNum).toBe(1);
+    });
+
+    it('long-polls: checkQrCodeLoop answers as soon as the state changes', async () => {
+      const c = await customerWithSubAccount(t, cat);
+      const { data } = await t.call(msgCalls.getQrCode, {}, { token: c.token });
+      const started = Date.now();
+      const poll = t.call(
+        msgCalls.checkQrCodeLoop,
+        { instanceId: data.instanceId, lastState: 'waiting', waitSeconds: 10 },
+        { token: c.token },
+      );
+      await new Promise((r) => setTimeout(r, 50));
+      await t.call(simCalls.scanAction, { instanceId: data.instanceId, action: 'scan' });
+      const res = await poll;
+      expect(res.data.state).toBe('scanned');
+      expect(Date.now() - started).toBeLessThan(5000);
+      const timeout = await t.call(
+        msgCalls.checkQrCodeLoop,
+        { instanceId: data.instanceId, lastState: 'scanned', waitSeconds: 1 },
+        { token: c.token },
+      );
+      expect(timeout.data.state).toBe('scanned');
+    });
+
+    it('need_verify: the phone shows a code, a wrong code is refused, the right one logs in', async () => {
+      const c = await customerWithSubAccount(t, cat);
+      const { data } = await t.call(msgCalls.getQrCode, {}, { token: c.token });
+      const id = data.instanceId;
+      await t.call(simCalls.scanAction, { instanceId: id, action: 'scan' });
+      expect(
+        (await t.call(simCalls.scanAction, { instanceId: id, action: 'confirm_verify' })).data.state,
+      ).toBe('need_verify');
+      const page = await t.call(simCalls.scanStatus, { instanceId: id });
+      expect(page.data.verifyCode).toMatch(/^\d{4}$/);
+      const wrong = String((Number(page.data.verifyCode) + 1) % 10000).padStart(4, '0');
+      expect(
+        await t.call(simCalls.scanAction, { instanceId: id, action: 'verify', code: wrong }),
+      ).toMatchObject({ status: 400, message: '验证码错误' });
+      expect(
+        (await t.call(simCalls.scanAction, { instanceId: id, action: 'verify', code: page.data.verifyCode }))
+          .data.state,
+      ).toBe('confirmed');
+    });
+
+    it('cancelled and expired QR codes end without a login', async () => {
+      const c = await customerWithSubAccount(t, cat);
+      const a = (await t.call(msgCalls.getQrCode, {}, { token: c.token })).data;
+      await t.call(simCalls.scanAction, { instanceId: a.instanceId, action: 'scan' });
+      expect(
+        (await t.call(simCalls.scanAction, { instanceId: a.instanceId, action: 'cancel' })).data.state,
+      ).toBe('cancelled');
+      expect(
+        await t.call(simCalls.scanAction, { instanceId: a.instanceId, action: 'confirm' }),
+      ).toMatchObject({ status: 409 });
+
+      const b = (await t.call(msgCalls.getQrCode, {}, { token: c.token })).data;
+      await t.database.db
+        .updateTable('wx_logins')
+        .set({ expires_at: Date.now() - 1 })
+        .where('id', '=', b.instanceId)
+        .execute();
+      expect(
+        (await t.call(msgCalls.checkQrCode, { instanceId: b.instanceId }, { token: c.token })).data,
+      ).toMatchObject({ state: 'expired', expiresIn: 0 });
+      expect(await t.call(simCalls.scanAction, { instanceId: b.instanceId, action: 'scan' })).toMatchObject({
+        status: 409,
+      });
+
+      const d = (await t.call(msgCalls.getQrCode, {}, { token: c.token })).data;
+      expect((await t.call(simCalls.expireQr, { instanceId: d.instanceId }, { token: c.token })).code).toBe(
+        '200',
+      );
+      expect(
+        (await t.call(msgCalls.checkQrCode, { instanceId: d.instanceId }, { token: c.token })).data.state,
+      ).toBe('expired');
+
+      const records = await t.call(recordCalls.queryWxLoginRecord, {}, { token: c.token });
+      expect(records.data.list.map((r: { result: string }) => r.result).sort()).toEqual([
+        'cancelled',
+        'expired',
+        'expired',
+      ]);
+    });
+
+    it('re-login on the same device brings back the same account', async () => {
+      const c = await customerWithSubAccount(t, cat);
+      const first = await loginAccount(t, { token: c.token });
+      expect(
+        await t.call(msgCalls.getQrCode, { deviceId: first.deviceId }, { token: c.token }),
+      ).toMatchObject({ status: 409 });
+      await t.call(msgCalls.logout, { wxid: first.account.wxid }, { token: c.token });
+      const again = await loginAccount(t, { token: c.token }, { deviceId: first.deviceId });
+      expect(again.account.wxid).toBe(first.account.wxid);
+      const history = await t.call(recordCalls.queryHistoryWx, {}, { token: c.token });
+      expect(history.data.total).toBe(1);
+      const devices = await t.call(recordCalls.queryDeviceRecord, {}, { token: c.token });
+      expect(devices.data.list[0].loginCount).toBe(2);
+    });
+  });
+
+  describe('quota and package', () => {
+    it('refuses logins beyond the sub-account allocation, or without a valid package', async () => {
+      const c = await customerWithSubAccount(t, cat, 1);
+      await loginAccount(t, { headers: c.creds });
+      const before = await tableCounts(t.database);
+      const over = await t.call(msgCalls.getQrCode, {}, { headers: c.creds });
+      expect(over).toMatchObject({ status: 400, code: '40020' });
+      expect(over.message).toContain('在线 1 / 分配 1');
+      expect(await tableCounts(t.database)).toEqual(before);
+
+      await t.database.db
+        .updateTable('subscriptions')
+        .set({ ends_at: Date.now() - 1 })
+        .where('company_id', '=', c.user.id)
+        .execute();
+      expect(await t.call(msgCalls.getQrCode, {}, { token: c.token })).toMatchObject({ code: '40021' });
+      const online = (await t.call(recordCalls.queryHistoryWx, {}, { token: c.token })).data.list[0].wxid;
+      expect(
+        await t.call(msgCalls.sendMsgText, { wxid: online, toWxid: 'x', content: 'hi' }, { token: c.token }),
+      ).toMatchObject({ code: '40021' });
+    });
+
+    it('a QR issued while a slot was free is refused at confirmation when the slot is gone', async () => {
+      const c = await customerWithSubAccount(t, cat, 1);
+      const a = (await t.call(msgCalls.getQrCode, {}, { token: c.token })).data;
+      await loginAccount(t, { token: c.token });
+      await t.call(simCalls.scanAction, { instanceId: a.instanceId, action: 'scan' });
+      const refused = await t.call(simCalls.scanAction, { instanceId: a.instanceId, action: 'confirm' });
+      expect(refused).toMatchObject({ status: 400, code: '40020' });
+      const page = await t.call(simCalls.scanStatus, { instanceId: a.instanceId });
+      expect(page.data).toMatchObject({ state: 'cancelled' });
+      expect(page.data.reason).toContain('额度已用完');
+    });
+
+    it('without a sub-account the console is told to create one', async () => {
+      const c = await registerCompany(t);
+      expect(await t.call(msgCalls.getQrCode, {}, { token: c.token })).toMatchObject({ code: '40024' });
+    });
+  });
+
+  describe('sending and receiving', () => {
+    it('sends every message type, and a text gets a reply that lands in the history', async () => {
+      const c = await customerWithSubAccount(t, cat);
+      const { account } = await loginAccount(t, { headers: c.creds });
+      const wxid = account.wxid;
+      const book = await t.call(msgCalls.getAddressList, { wxid }, { headers: c.creds });
+      const friend = book.data.list.find((x: { kind: string }) => x.kind === 'friend').wxid;
+      const room = book.data.list.find((x: { kind: string }) => x.kind === 'chatroom').wxid;
+      const base = { wxid, toWxid: friend };
+      const sends = [
+        [msgCalls.sendMsgText, { ...base, content: '你好' }, 1],
+        [msgCalls.sendMsgImg, { ...base, imageUrl: 'https://example.com/a.jpg' }, 3],
+        [
+          msgCalls.sendMsgVideo,
+          {
+            ...base,
+            videoUrl: 'https://example.com/a.mp4',
+            thumbUrl: 'https://example.com/a.jpg',
+            duration: 3,
+          },
+          43,
+        ],
+        [msgCalls.sendMsgFile, { ...base, fileUrl: 'https://example.com/a.pdf', fileName: '报价.pdf' }, 49],
+        [msgCalls.sendMsgLink, { ...base, title: '介绍', url: 'https://example.com/' }, 49],
+        [
+          msgCalls.sendMsgApp,
+          {
+            ...base,
+            appId: 'wx1234567890abcdef',
+            username: 'gh_0123456789ab@app',
+            title: '小程序',
+            coverUrl: 'https://example.com/c.jpg',
+            pagePath: 'pages/index',
+            displayName: '商城',
+          },
+          49,
+        ],
+        [msgCalls.sendMsgEmoji, { ...base, md5: '4cc7540a85b5b6cf4ba14e9f4ae08b7c', size: 1024 }, 47],
+        [msgCalls.sendMsgVoice, { ...base, voiceUrl: 'https://example.com/v.silk', duration: 2000 }, 34],
+        [msgCalls.sendMsgText, { wxid, toWxid: room, content: '大家好', at: ['notify@all'] }, 1],
+      ] as const;
+      for (const [def, input, type] of sends) {
+        // biome-ignore lint/suspicious/noExplicitAny: one loop over eight call shapes
+        const res = await t.call(def as any, input as any, { headers: c.creds });
+        expect(res.code, def.path).toBe('200');
+        expect(res.data).toMatchObject({ type, status: 'sent' });
+        expect(res.data.newMsgId).toMatch(/^\d{1,20}$/);
+        expect(res.data.createTime).toBeLessThan(10_000_000_000);
+      }
+      const reply = await until(async () => {
+        const h = await t.call(
+          msgCalls.showMsgConsole,
+          { wxid, peer: friend, limit: 50 },
+          { headers: c.creds },
+        );
+        return h.data.list.find(
+          (m: { direction: string; content: string }) => m.direction === 'in' && m.content.includes('你好呀'),
+        );
+      }, 'the friend’s reply');
+      expect(reply).toMatchObject({ sender: friend, peer: friend, type: 1 });
+      const all = await t.call(msgCalls.showMsgConsole, { wxid, limit: 100 }, { headers: c.creds });
+      expect(all.data.list.filter((m: { direction: string }) => m.direction === 'out')).toHaveLength(9);
+    });
+
+    it('paces sends through a per-account queue when an interval is configured', async () => {
+      const paced = await createTestApp(dialect, { ...MESSAGING_ENV, SEND_INTERVAL_MS: '200' });
+      try {
+        const pcat = await setUpCatalogue(paced);
+        const c = await customerWithSubAccount(paced, pcat);
+        const { account } = await loginAccount(paced, { token: c.token });
+        const friend = (await paced.call(msgCalls.getAddressList, { wxid: account.wxid }, { token: c.token }))
+          .data.list[0].wxid;
+        const results = [];
+        for (let i = 0; i < 3; i++) {
+          results.push(
+            await paced.call(
+              msgCalls.sendMsgText,
+              { wxid: account.wxid, toWxid: friend, content: `第${i}条` },
+              { token: c.token },
+            ),
+          );
+        }
+        expect(results.map((r) => r.data.status)).toEqual(['sent', 'queued', 'queued']);
+        const sent = await until(
+          async () => {
+            const h = await paced.call(
+              msgCalls.showMsgConsole,
+              { wxid: account.wxid, peer: friend },
+              { token: c.token },
+            );
+            const out = h.data.list.filter((m: { direction: string }) => m.direction === 'out');
+            return out.every((m: { status: string }) => m.status === 'sent') && out;
+          },
+          'the paced queue to drain',
+          5000,
+        );
+        expect(sent.map((m: { content: string }) => m.content).reverse()).toEqual([
+          '第0条',
+          '第1条',
+          '第2条',
+        ]);
+      } finally {
+        await paced.close();
+      }
+    });
+
+    it('an unreachable contact makes the send fail; a kicked account stops sending', async () => {
+      const c = await customerWithSubAccount(t, cat);
+      const { account } = await loginAccount(t, { token: c.token });
+      const friend = (await t.call(msgCalls.getAddressList, { wxid: account.wxid }, { token: c.token })).data
+        .list[0].wxid;
+      await t.call(
+        simCalls.setUnreachable,
+        { wxid: account.wxid, contactWxid: friend, unreachable: true },
+        { token: c.token },
+      );
+      const failed = await t.call(
+        msgCalls.sendMsgText,
+        { wxid: account.wxid, toWxid: friend, content: 'hi' },
+        { token: c.token },
+      );
+      expect(failed.data.status).toBe('failed');
+      const h = await t.call(
+        msgCalls.showMsgConsole,
+        { wxid: account.wxid, peer: friend },
+        { token: c.token },
+      );
+      expect(h.data.list[0]).toMatchObject({ status: 'failed', error: '对方账号异常，消息发送失败' });
+
+      await t.call(simCalls.kick, { wxid: account.wxid, reason: '当前登录环境异常' }, { token: c.token });
+      const auth = await t.call(msgCalls.getAuth, { wxid: account.wxid }, { token: c.token });
+      expect(auth.data).toMatchObject({ status: 'offline', logoutReason: '当前登录环境异常' });
+      expect(
+        await t.call(
+          msgCalls.sendMsgText,
+          { wxid: account.wxid, toWxid: friend, content: 'hi' },
+          { token: c.token },
+        ),
+      ).toMatchObject({ code: '40023' });
+      const rec = await t.call(recordCalls.queryWxLoginRecord, {}, { token: c.token });
+      expect(rec.data.list[0]).toMatchObject({ logoutReason: '当前登录环境异常' });
+      expect(rec.data.list[0].endedAt).toBeGreaterThan(0);
+    });
+
+    it('incoming pictures are downloadable through a signed, expiring link', async () => {
+      const c = await customerWithSubAccount(t, cat);
+      const { account } = await loginAccount(t, { token: c.token });
+      const friend = (await t.call(msgCalls.getAddressList, { wxid: account.wxid }, { token: c.token })).data
+        .list[0].wxid;
+      await t.call(
+        msgCalls.sendMsgText,
+        { wxid: account.wxid, toWxid: friend, content: '发张图片看看' },
+        { token: c.token },
+      );
+      const pic = await until(async () => {
+        const h = await t.call(
+          msgCalls.showMsgConsole,
+          { wxid: account.wxid, peer: friend },
+          { token: c.token },
+        );
+        return h.data.list.find(
+          (m: { type: number; direction: string }) => m.type === 3 && m.direction === 'in',
+        );
+      }, 'a picture from the friend');
+      const link = await t.call(
+        msgCalls.getMsgImg,
+        { wxid: account.wxid, msgId: pic.msgId },
+        { token: c.token },
+      );
+      expect(link.data.mime).toBe('image/svg+xml');
+      const path = link.data.url.replace('http://127.0.0.1:8080', '');
+      const file = await t.app.inject({ method: 'GET', url: path });
+      expect(file.statusCode).toBe(200);
+      expect(file.headers['content-security-policy']).toContain('sandbox');
+      expect(file.body).toContain('<svg');
+      expect(
+        (await t.app.inject({ method: 'GET', url: path.replace(/sig=[0-9a-f]{4}/, 'sig=0000') })).statusCode,
+      ).toBe(404);
+      expect(
+        await t.call(msgCalls.getMsgVideo, { wxid: account.wxid, msgId: pic.msgId }, { token: c.token }),
+      ).toMatchObject({ status: 400 });
+    });
+  });
+
+  describe('contacts', () => {
+    it('syncs the address list asynchronously, and reads contacts and group members', async () => {
+      const c = await customerWithSubAccount(t, cat);
+      const { account } = await loginAccount(t, { token: c.token });
+      const wxid = account.wxid;
+      expect((await t.call(msgCalls.getInitAddressListRes, { wxid }, { token: c.token })).data.status).toBe(
+        'none',
+      );
+      const job = await t.call(msgCalls.syncInitAddressList, { wxid }, { token: c.token });
+      expect(job.data.status).toBe('running');
+      const res = await until(async () => {
+        const r = await t.call(msgCalls.getInitAddressListRes, { wxid }, { token: c.token });
+        return r.data.status === 'done' && r.data;
+      }, 'the address list sync');
+      expect(res.friends.length).toBeGreaterThan(5);
+      expect(res.chatrooms.every((id: string) => id.endsWith('@chatroom'))).toBe(true);
+      const detail = await t.call(
+        msgCalls.getContact,
+        { wxid, ids: [res.friends[0], 'wxid_nobody'] },
+        { token: c.token },
+      );
+      expect(detail.data.list).toHaveLength(1);
+      const room = await t.call(
+        msgCalls.getChatRoomMember,
+        { wxid, roomId: res.chatrooms[0] },
+        { token: c.token },
+      );
+      expect(room.data.members.length).toBeGreaterThan(3);
+      expect(room.data.members.map((m: { wxid: string }) => m.wxid)).toContain(wxid);
+      expect(
+        await t.call(msgCalls.getChatRoomMember, { wxid, roomId: '1@chatroom' }, { token: c.token }),
+      ).toMatchObject({ status: 404 });
+    });
+  });
+
+  describe('who may call', () => {
+    it('sub-account A cannot see or drive sub-account B’s accounts; another company gets not-found', async () => {
+      const c = await customerWithSubAccount(t, cat, 1);
+      const b = await t.call(
+        apiAccountCalls.openApiAccount,
+        { name: 'B', availableNum: 1 },
+        { token: c.token },
+      );
+      const credsB = { 'x-app-key': b.data.account.appKey, 'x-app-secret': b.data.appSecret };
+      const { account, instanceId } = await loginAccount(t, { headers: c.creds });
+      const other = await customerWithSubAccount(t, cat);
+      for (const auth of [{ headers: credsB }, { token: other.token }, { headers: other.creds }]) {
+        expect(await t.call(msgCalls.getAuth, { wxid: account.wxid }, auth)).toMatchObject({ status: 404 });
+        expect(await t.call(msgCalls.logout, { wxid: account.wxid }, auth)).toMatchObject({ status: 404 });
+        expect(
+          await t.call(msgCalls.sendMsgText, { wxid: account.wxid, toWxid: 'x', content: 'x' }, auth),
+        ).toMatchObject({ status: 404 });
+        expect(await t.call(msgCalls.checkQrCode, { instanceId }, auth)).toMatchObject({ status: 404 });
+        expect(await t.call(simCalls.kick, { wxid: account.wxid }, auth)).toMatchObject({ status: 404 });
+      }
+      expect((await t.call(msgCalls.getAuth, { wxid: account.wxid }, { token: c.token })).data.status).toBe(
+        'online',
+      );
+      expect(await t.call(msgCalls.getQrCode, { subAccountId: c.sub.id }, { headers: credsB })).toMatchObject(
+        { status: 404 },
+      );
+    });
+
+    it('refuses bad, recovered and missing credentials, and operators', async () => {
+      const c = await customerWithSubAccount(t, cat);
+      expect(await t.call(msgCalls.proxyList, {})).toMatchObject({ status: 401, code: '403' });
+      expect(
+        await t.call(
+          msgCalls.proxyList,
+          {},
+          { headers: { 'x-app-key': c.sub.appKey, 'x-app-secret': 'sk_wrong' } },
+        ),
+      ).toMatchObject({ code: '403' });
+      expect((await t.call(msgCalls.proxyList, {}, { headers: c.creds })).data.list.length).toBeGreaterThan(
+        0,
+      );
+      await t.call(apiAccountCalls.recoveryApiAccount, { id: c.sub.id }, { token: c.token });
+      expect(await t.call(msgCalls.proxyList, {}, { headers: c.creds })).toMatchObject({ code: '403' });
+      expect(await t.call(msgCalls.proxyList, {}, { token: cat.admin.token })).toMatchObject({
+        status: 403,
+        code: '40300',
+      });
+    });
+
+    it('accepts signed requests once (nonce) within the time window', async () => {
+      const { createHash, createHmac } = await import('node:crypto');
+      const c = await customerWithSubAccount(t, cat);
+      const key = createHash('sha256').update(c.creds['x-app-secret']).digest('hex');
+      const body = '{}';
+      const sign = (ts: string, nonce: string) =>
+        createHmac('sha256', key).update(`${c.sub.appKey}\n${ts}\n${nonce}\n${body}`).digest('hex');
+      const send = (ts: string, nonce: string, sig = sign(ts, nonce)) =>
+        t.app.inject({
+          method: 'POST',
+          url: msgCalls.proxyList.path,
+          headers: {
+            'content-type': 'application/json',
+            'x-app-key': c.sub.appKey,
+            'x-timestamp': ts,
+            'x-nonce': nonce,
+            'x-signature': sig,
+          },
+          payload: body,
+        });
+      const now = String(Math.floor(Date.now() / 1000));
+      expect((await send(now, 'nonce-0001')).json().code).toBe('200');
+      expect((await send(now, 'nonce-0001')).json().message).toContain('nonce 已使用');
+      expect((await send(now, 'nonce-0002', '0'.repeat(64))).json().message).toBe('签名错误');
+      expect((await send(String(Number(now) - 600), 'nonce-0003')).json().message).toContain('超过 5 分钟');
+    });
+
+    it('enforces the company IP allow-list for credentials, not for the console', async () => {
+      const c = await customerWithSubAccount(t, cat);
+      await t.call(
+        apiAccountCalls.configCompanyInfo,
+        { defaultCallbackUrl: null, ipAllowlist: ['203.0.113.0/24'] },
+        { token: c.token },
+      );
+      expect(await t.call(msgCalls.proxyList, {}, { headers: c.creds, ip: '198.51.100.7' })).toMatchObject({
+        status: 403,
+        code: '40300',
+      });
+      expect((await t.call(msgCalls.proxyList, {}, { headers: c.creds, ip: '203.0.113.9' })).code).toBe(
+        '200',
+      );
+      expect((await t.call(msgCalls.proxyList, {}, { token: c.token, ip: '198.51.100.7' })).code).toBe('200');
+    });
+  });
+
+  describe('bad input', () => {
+    it('refuses malformed sends with a clear 400 and stores nothing', async () => {
+      const c = await customerWithSubAccount(t, cat);
+      const { account } = await loginAccount(t, { token: c.token });
+      const friend = (await t.call(msgCalls.getAddressList, { wxid: account.wxid }, { token: c.token })).data
+        .list[0].wxid;
+      const before = await tableCounts(t.database);
+      const bad: [unknown, unknown, RegExp][] = [
+        [msgCalls.sendMsgText, { wxid: account.wxid, content: 'hi' }, /toWxid/],
+        [msgCalls.sendMsgText, { wxid: account.wxid, toWxid: friend, content: '' }, /请输入消息内容/],
+        [
+          msgCalls.sendMsgText,
+          { wxid: account.wxid, toWxid: friend, content: '长'.repeat(700) },
+          /2048 字节/,
+        ],
+        [
+          msgCalls.sendMsgText,
+          { wxid: account.wxid, toWxid: 'wxid_stranger', content: 'hi' },
+          /不在该账号的通讯录中/,
+        ],
+        [msgCalls.sendMsgImg, { wxid: account.wxid, toWxid: friend, imageUrl: 'ftp://x/y.jpg' }, /imageUrl/],
+        [
+          msgCalls.sendMsgImg,
+          { wxid: account.wxid, toWxid: friend, imageUrl: 'javascript:alert(1)' },
+          /imageUrl/,
+        ],
+        [
+          msgCalls.sendMsgFile,
+          { wxid: account.wxid, toWxid: friend, fileUrl: 'https://e.com/a', fileName: '../etc/passwd' },
+          /fileName/,
+        ],
+        [
+          msgCalls.sendMsgVoice,
+          { wxid: account.wxid, toWxid: friend, voiceUrl: 'https://e.com/v.silk', duration: 61_000 },
+          /60 秒/,
+        ],
+        [msgCalls.sendMsgEmoji, { wxid: account.wxid, toWxid: friend, md5: 'xyz', size: 1 }, /md5/],
+        [
+          msgCalls.getContact,
+          { wxid: account.wxid, ids: Array.from({ length: 21 }, (_, i) => `wxid_${i}`) },
+          /最多查询 20/,
+        ],
+        [msgCalls.checkQrCodeLoop, { instanceId: 'x', waitSeconds: 31 }, /waitSeconds/],
+        [msgCalls.getQrCode, { proxy: 'mars' }, /未知的登录地区/],
+      ];
+      for (const [def, input, message] of bad) {
+        // biome-ignore lint/suspicious/noExplicitAny: deliberately malformed input
+        const res = await t.call(def as any, input as any, { token: c.token });
+        expect(res.status, JSON.stringify(input).slice(0, 60)).toBe(400);
+        expect(res.message).toMatch(message);
+      }
+      expect(await tableCounts(t.database)).toEqual(before);
+    });
+  });
+
+  describe('uploads', () => {
+    it('stores an upload with its sniffed type and returns a link to send', async () => {
+      const c = await customerWithSubAccount(t, cat);
+      const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+      const boundary = '----wxc';
+      const payload = Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="../../evil.png"\r\nContent-Type: text/html\r\n\r\n`,
+        ),
+        png,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: msgCalls.getSourceUrl.path,
+        headers: { ...c.creds, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload,
+      });
+      const body = res.json();
+      expect(body.code).toBe('200');
+      expect(body.data).toMatchObject({ mime: 'image/png', size: png.length, fileName: 'evil.png' });
+      const file = await t.app.inject({
+        method: 'GET',
+        url: body.data.url.replace('http://127.0.0.1:8080', ''),
+      });
+      expect(file.headers['content-type']).toBe('image/png');
+      const json = await t.app.inject({
+        method: 'POST',
+        url: msgCalls.getSourceUrl.path,
+        headers: c.creds,
+        payload: {},
+      });
+      expect(json.json()).toMatchObject({ code: '400' });
+    });
+  });
+
+  it('statistics follow the records: online now and total', async () => {
+    const c = await customerWithSubAccount(t, cat);
+    await loginAccount(t, { token: c.token });
+    const second = await loginAccount(t, { token: c.token });
+    await t.call(msgCalls.logout, { wxid: second.account.wxid }, { token: c.token });
+    const { statistic } = { statistic: (await import('@wxc/contract')).recordCalls };
+    expect((await t.call(statistic.getOnlineCountNow, {}, { token: c.token })).data.value).toBe(1);
+    expect((await t.call(statistic.getTotalCount, {}, { token: c.token })).data.value).toBe(2);
+    expect((await t.call(statistic.getMaxOnlineCountNow, {}, { token: c.token })).data.value).toBe(2);
+    expect((await t.call(packageCalls.openService, {}, { token: c.token })).code).toBe('200');
+  });
+});
