@@ -19,13 +19,19 @@ import { registerAuthRoutes } from './modules/auth/routes.js';
 import { createAuthService } from './modules/auth/service.js';
 import { createSessionService, tokenFromHeader } from './modules/auth/sessions.js';
 import { type CaptchaGenerator, createCaptchaService } from './modules/captcha/service.js';
+import { registerCatalogueRoutes } from './modules/catalogue/routes.js';
+import { createCatalogueService } from './modules/catalogue/service.js';
 import { createLocalBus, type EventBus } from './modules/events/bus.js';
 import { createOrderService } from './modules/orders/service.js';
 import { registerPackageRoutes } from './modules/packages/routes.js';
 import { createPackageService } from './modules/packages/service.js';
+import { registerRecordRoutes } from './modules/records/routes.js';
+import { createRecordService } from './modules/records/service.js';
 import { createSettingsService } from './modules/settings/service.js';
 import { devOutboxProvider, type SmsProvider } from './modules/sms/provider.js';
 import { createSmsService } from './modules/sms/service.js';
+import { registerStatisticsRoutes } from './modules/statistics/routes.js';
+import { createStatisticsService } from './modules/statistics/service.js';
 import { registerSystemRoutes } from './modules/system/routes.js';
 import { registerConsole } from './web.js';
 
@@ -156,7 +162,26 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const bus = opts.bus ?? createLocalBus();
   app.addHook('onClose', () => bus.close());
 
-  app.decorate('services', { db, bus, sessions, auth, packages, orders, apiAccounts });
+  // records, statistics and the online tester's catalogue: read-only views of the gateway's tables
+  const records = createRecordService(db);
+  const statistics = createStatisticsService(db);
+  const catalogue = createCatalogueService();
+  registerRecordRoutes(route, records);
+  registerStatisticsRoutes(route, statistics);
+  registerCatalogueRoutes(route, catalogue);
+
+  app.decorate('services', {
+    db,
+    bus,
+    sessions,
+    auth,
+    packages,
+    orders,
+    apiAccounts,
+    records,
+    statistics,
+    catalogue,
+  });
 
   await registerConsole(app, config.webDistDir);
 
@@ -179,6 +204,9 @@ export interface Services {
   packages: ReturnType<typeof createPackageService>;
   orders: ReturnType<typeof createOrderService>;
   apiAccounts: ReturnType<typeof createApiAccountService>;
+  records: ReturnType<typeof createRecordService>;
+  statistics: ReturnType<typeof createStatisticsService>;
+  catalogue: ReturnType<typeof createCatalogueService>;
 }
 
 declare module 'fastify' {

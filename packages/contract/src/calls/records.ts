@@ -14,7 +14,8 @@ export const queryHistoryWx = defineCall({
   auth: 'session',
   tag: TAG_RECORDS,
   summary: '登录过的微信账号',
-  description: '本公司登录过的全部账号（含已下线），可按状态、子账号、关键字（wxid、昵称、备注）筛选。',
+  description:
+    '本公司登录过的全部账号（含已下线），最近登录在前；可按状态、子账号、关键字（wxid、昵称、备注，不区分大小写）筛选。',
   request: z.strictObject({
     ...pageFields,
     status: z.enum(['online', 'offline']).optional(),
@@ -46,7 +47,7 @@ export const queryWxLoginRecord = defineCall({
   auth: 'session',
   tag: TAG_RECORDS,
   summary: '登录记录',
-  description: '每次扫码登录一条：设备、地区、结果、登录与下线时间、下线原因。',
+  description: '每次扫码登录一条（含未成功的），最新在前：设备、地区、结果、登录与下线时间、下线原因。',
   request: z.strictObject({ ...pageFields, wxid: wxidField.optional() }),
   response: pageOf(loginRecordSchema),
 });
@@ -70,7 +71,8 @@ export const queryDeviceRecord = defineCall({
   auth: 'session',
   tag: TAG_RECORDS,
   summary: '设备记录',
-  description: '账号登录用过的云端设备；用同一设备重新登录可降低风控（getQrCode 传 deviceId）。',
+  description:
+    '账号登录用过的云端设备，最近使用在前；传 wxid 时为该账号用过的设备。用同一设备重新登录可降低风控（getQrCode 传 deviceId）。',
   request: z.strictObject({ ...pageFields, wxid: wxidField.optional() }),
   response: pageOf(deviceSchema),
 });
@@ -98,7 +100,9 @@ export const updateExpireTime = defineCall({
   response: wxAccountSchema,
 });
 
-// ---- statistics (all from the records; "today" is China Standard Time)
+// ---- statistics (all from the records; "today" is China Standard Time). A login session is a
+// successful login's [logged_in_at, ended_at) interval, still-open ones counting up to now; a session
+// that ends at the instant another begins is not simultaneous with it. See docs/ARCHITECTURE.md.
 const figure = (id: string, summary: string, description: string) =>
   defineCall({
     id: `statistic.${id}`,
@@ -112,27 +116,47 @@ const figure = (id: string, summary: string, description: string) =>
     response: z.object({ value: z.number().int() }),
   });
 
-export const getOnlineCountNow = figure('getOnlineCountNow', '当前在线数', '本公司此刻在线的微信账号数。');
+export const getOnlineCountNow = figure(
+  'getOnlineCountNow',
+  '当前在线数',
+  '本公司此刻状态为在线的微信账号数。',
+);
 export const getMaxOnlineCountNow = figure(
   'getMaxOnlineCountNow',
   '今日最高在线',
-  '今天（北京时间 0 点起）同时在线账号数的最大值，由登录与下线记录计算。',
+  '今天（北京时间 0 点至此刻）同时在线的登录会话数的最大值，由登录记录（登录时间至下线时间，未下线的算到此刻）计算；昨天登录、跨过 0 点仍在线的会话也计入。一个会话下线与另一个登录恰在同一时刻不算同时在线。',
 );
-export const getAddedToday = figure('getAddedToday', '今日新增', '今天首次登录本公司的微信账号数。');
+export const getAddedToday = figure(
+  'getAddedToday',
+  '今日新增',
+  '首次登录本公司的时间在今天（北京时间）的微信账号数。',
+);
 export const onlineDays = figure(
   'onlineDays',
   '在线天数',
-  '本公司有账号在线的天数（自首次登录起，按北京时间计）。',
+  '自首次登录起，本公司有任一账号在线（任一登录会话覆盖）的北京时间自然日数；跨 0 点的会话两天都算，无人在线的日子不算。',
 );
-export const getOnlineYesterday = figure('getOnlineYesterday', '昨日在线', '昨天任一时刻在线过的账号数。');
+export const getOnlineYesterday = figure(
+  'getOnlineYesterday',
+  '昨日在线',
+  '昨天（北京时间）任一时刻在线过的不同账号数（有登录会话与昨天重叠）。',
+);
 export const getMaxOnlineCountYesterday = figure(
   'getMaxOnlineCountYesterday',
   '昨日最高在线',
-  '昨天同时在线账号数的最大值。',
+  '昨天（北京时间 0 点至 24 点）同时在线的登录会话数的最大值，计算方式同今日最高在线。',
 );
-export const getAddedYesterday = figure('getAddedYesterday', '昨日新增', '昨天首次登录的账号数。');
-export const getMaxOnline = figure('getMaxOnline', '历史最高在线', '有记录以来同时在线账号数的最大值。');
-export const getTotalCount = figure('getTotalCount', '累计账号', '登录过本公司的微信账号总数。');
+export const getAddedYesterday = figure(
+  'getAddedYesterday',
+  '昨日新增',
+  '首次登录本公司的时间在昨天（北京时间）的微信账号数。',
+);
+export const getMaxOnline = figure(
+  'getMaxOnline',
+  '历史最高在线',
+  '有记录以来同时在线的登录会话数的最大值。',
+);
+export const getTotalCount = figure('getTotalCount', '累计账号', '登录过本公司的微信账号总数（含已下线）。');
 
 export const statisticsMonth = defineCall({
   id: 'home.statisticsMonth',
@@ -141,7 +165,8 @@ export const statisticsMonth = defineCall({
   auth: 'session',
   tag: TAG_STATS,
   summary: '月度每日统计',
-  description: '指定月份（北京时间）每天的最高在线、新增账号与登录次数。',
+  description:
+    '指定月份（北京时间）每天一行：maxOnline 当天同时在线的登录会话数最大值，added 当天首次登录的账号数，logins 当天成功登录次数。今天之后的日期为 0。',
   request: z.strictObject({
     month: z
       .string({ error: '请提供月份' })
@@ -168,7 +193,8 @@ export const accountDetails = defineCall({
   auth: 'session',
   tag: TAG_STATS,
   summary: '账号明细',
-  description: '与 queryHistoryWx 相同的账号列表，附每个账号今日收发消息数。',
+  description:
+    '与 queryHistoryWx 相同的账号列表（最近登录在前），附每个账号今天（北京时间）的消息数：sentToday 发出的（排队中或已发送，不含失败），receivedToday 收到的。',
   request: z.strictObject({ ...pageFields, status: z.enum(['online', 'offline']).optional() }),
   response: pageOf(wxAccountSchema.extend({ sentToday: z.number().int(), receivedToday: z.number().int() })),
 });
