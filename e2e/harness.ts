@@ -310,6 +310,13 @@ export const PRODUCT_TITLE = '微信 API 客户控制台';
  * content, which later issues fill in.
  */
 export async function onPage(page: Page, title: string): Promise<void> {
-  await page.waitForFunction((t) => document.title === t, `${title} - ${PRODUCT_TITLE}`);
+  const expected = `${title} - ${PRODUCT_TITLE}`;
+  try {
+    await page.waitForFunction((t) => document.title === t, expected);
+  } catch (error) {
+    throw new Error(`Expected the page "${expected}", found "${await page.title()}" at ${page.url()}`, {
+      cause: error,
+    });
+  }
   await see(page.locator('.app-main > *'));
 }

@@ -28,6 +28,8 @@ export function Navbar() {
   const [dialog, setDialog] = useState<'apiInfo' | 'apiOpening' | null>(null);
   const mobile = device === 'mobile';
   const name = user?.userName || user?.companyName || user?.companyAccount || '用户';
+  // The company's initial reads better than the first digit of a phone number.
+  const initial = (user?.companyName || name).slice(0, 1);
 
   const avatarItems: MenuProps['items'] = [
     { key: 'console', icon: <UserOutlined />, label: '控制台' },
@@ -86,7 +88,7 @@ export function Navbar() {
         >
           <button type="button" className="avatar-button" aria-label="用户菜单" data-testid="avatar-menu">
             <Avatar size={30} style={{ backgroundColor: 'var(--wxc-primary)' }}>
-              {name.slice(0, 1)}
+              {initial}
             </Avatar>
             {mobile ? null : <span className="avatar-name">{name}</span>}
             <DownOutlined className="avatar-caret" />

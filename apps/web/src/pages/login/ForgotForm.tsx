@@ -1,5 +1,5 @@
 import * as authCalls from '@wxc/contract/calls/auth';
-import { PASSWORD_RULE_TEXT } from '@wxc/contract/constants';
+import { PASSWORD_MAX, PASSWORD_MIN } from '@wxc/contract/constants';
 import { captchaCodeField, mobileField, passwordField, smsCodeField } from '@wxc/contract/fields';
 import { type FormEvent, useMemo, useState } from 'react';
 import { ApiError, call } from '../../api/client';
@@ -7,6 +7,8 @@ import { CaptchaImage, useCaptcha } from '../../features/captcha';
 import { fieldError } from '../../utils/validate';
 import { Banner, Icons, type Rules, TextField, useFields } from './kit';
 import { maskPhone, SmsButton, useCountdown } from './sms';
+
+const PASSWORD_HINT = `${PASSWORD_MIN}-${PASSWORD_MAX} 位，需含字母和数字`;
 
 type ForgotValues = {
   companyAccount: string;
@@ -149,7 +151,7 @@ export function ForgotForm({
         name="password"
         type="password"
         icon={Icons.lock}
-        placeholder={PASSWORD_RULE_TEXT}
+        placeholder={PASSWORD_HINT}
         autoComplete="new-password"
         value={form.values.password}
         error={form.errors.password}

@@ -1,5 +1,5 @@
 import * as authCalls from '@wxc/contract/calls/auth';
-import { PASSWORD_RULE_TEXT } from '@wxc/contract/constants';
+import { PASSWORD_MAX, PASSWORD_MIN } from '@wxc/contract/constants';
 import { ACCOUNT_TYPE_LABELS, type AccountTypeValue } from '@wxc/contract/domain';
 import {
   captchaCodeField,
@@ -16,6 +16,8 @@ import { signIn } from '../../stores/session';
 import { fieldError } from '../../utils/validate';
 import { Banner, Icons, type Rules, TextField, useFields } from './kit';
 import { maskPhone, SmsButton, useCountdown } from './sms';
+
+const PASSWORD_HINT = `${PASSWORD_MIN}-${PASSWORD_MAX} 位，需含字母和数字`;
 
 type RegisterValues = {
   extAccountType: number;
@@ -188,7 +190,7 @@ export function RegisterForm({ onSignedIn }: { onSignedIn(): void }) {
         name="password"
         type="password"
         icon={Icons.lock}
-        placeholder={PASSWORD_RULE_TEXT}
+        placeholder={PASSWORD_HINT}
         autoComplete="new-password"
         value={form.values.password}
         error={form.errors.password}

@@ -1,0 +1,154 @@
+/**
+ * Screenshots of every console screen at 1440 px and 375 px, saved to e2e/artifacts/ (gitignored)
+ * for people to look at. Each screen also must not scroll sideways at 375 px and must log no error.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  DESKTOP,
+  launchBrowser,
+  MOBILE,
+  onPage,
+  openPage,
+  screenshot,
+  see,
+  seedCompany,
+  startServer,
+  type TestServer,
+} from './harness';
+
+let server: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const VIEWPORTS = [
+  ['1440', DESKTOP],
+  ['375', MOBILE],
+] as const;
+
+const PUBLIC_SCREENS = [
+  ['login', '/login', '登录'],
+  ['register', '/register', '注册'],
+  ['agreement', '/agreement', '服务协议'],
+] as const;
+
+const SHELL_SCREENS = [
+  ['dashboard', '/dashboard', '用户中心'],
+  ['purchase-records', '/purchaseRecords/index', '套餐'],
+  ['my-api', '/myAPI/index', '我的API'],
+  ['account-list', '/accountList/index', '子账号'],
+  ['wechat-list', '/wechatList/index', '微信管理'],
+  ['online-test', '/onlineTest/index', '在线测试'],
+  ['moniyanshi', '/moniyanshi/index', '模拟演示'],
+  ['user-info', '/userInfo/index', '控制台'],
+  ['reset-pass', '/userInfo/resetPass', '修改密码'],
+  ['reset-phone', '/userInfo/resetPhone', '修改手机号'],
+] as const;
+
+async function settle(page: Page) {
+  await page.waitForLoadState('networkidle');
+  await page.evaluate(() => document.fonts.ready);
+  await page.waitForTimeout(300); // animations
+}
+
+async function noSidewaysScroll(page: Page, width: number, name: string) {
+  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(scrollWidth, `${name} scrolls sideways at ${width}px`).toBeLessThanOrEqual(width);
+}
+
+describe('screenshots', () => {
+  for (const [label, viewport] of VIEWPORTS) {
+    it(`captures every screen at ${label} px`, { timeout: 120_000 }, async () => {
+      const visitor = await openPage(browser, server, { viewport });
+      for (const [name, path, title] of PUBLIC_SCREENS) {
+        await visitor.page.goto(path);
+        await visitor.page.waitForFunction((t) => document.title.startsWith(t), title);
+        await settle(visitor.page);
+        await noSidewaysScroll(visitor.page, viewport.width, name);
+        await screenshot(visitor.page, `${name}-${label}`);
+      }
+      await visitor.page.goto('/login');
+      await visitor.page.getByRole('button', { name: '忘记密码？' }).click();
+      await settle(visitor.page);
+      await screenshot(visitor.page, `forgot-${label}`);
+      await visitor.page.getByRole('button', { name: '返回登录' }).click();
+      await visitor.page.getByRole('button', { name: '登 录' }).click();
+      await screenshot(visitor.page, `login-errors-${label}`);
+      visitor.assertNoErrors();
+      await visitor.close();
+
+      const company = await seedCompany(server);
+      const t = await openPage(browser, server, { viewport, token: company.token });
+      const { page } = t;
+      for (const [name, path, title] of SHELL_SCREENS) {
+        await page.goto(path);
+        await onPage(page, title);
+        await settle(page);
+        await noSidewaysScroll(page, viewport.width, name);
+        await screenshot(page, `${name}-${label}`);
+      }
+      for (const [name, path] of [
+        ['404', '/no/such/page'],
+        ['401', '/operator/index'],
+      ] as const) {
+        await page.goto(path);
+        await page.waitForURL(`**/${name}`);
+        await settle(page);
+        await noSidewaysScroll(page, viewport.width, name);
+        await screenshot(page, `${name}-${label}`);
+      }
+
+      // Overlays of the shell.
+      await page.goto('/dashboard');
+      await onPage(page, '用户中心');
+      await page.getByRole('button', { name: '系统布局设置' }).click();
+      await see(page.locator('.settings-drawer'));
+      await settle(page);
+      await screenshot(page, `settings-${label}`);
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(400);
+      if (viewport.width < 992) {
+        await page.getByRole('button', { name: '展开菜单' }).click();
+        await settle(page);
+        await screenshot(page, `sidebar-open-${label}`);
+        await page.getByRole('button', { name: '关闭菜单' }).click({ position: { x: 350, y: 400 } });
+        await page.waitForTimeout(400);
+        await page.getByRole('button', { name: '用户菜单' }).click();
+        await settle(page);
+        await screenshot(page, `avatar-menu-${label}`);
+        await page.keyboard.press('Escape');
+      } else {
+        await page.getByRole('menuitem', { name: '我的API' }).click();
+        await page.waitForURL('**/myAPI/index');
+        await page.locator('.tags-view .tag[data-path="/myAPI/index"]').click({ button: 'right' });
+        await screenshot(page, `tags-menu-${label}`);
+        await page.mouse.click(700, 700);
+        await page.getByRole('button', { name: 'API 信息' }).click();
+        await settle(page);
+        await screenshot(page, `api-info-${label}`);
+        await page.getByRole('button', { name: '知道了' }).click();
+        await page.getByRole('button', { name: '开通说明' }).click();
+        await settle(page);
+        await screenshot(page, `api-opening-${label}`);
+        await page.getByRole('button', { name: '知道了' }).click();
+        await page.getByRole('button', { name: '联系客服' }).click();
+        await settle(page);
+        await screenshot(page, `support-${label}`);
+      }
+      await page.locator('.realname-badge').click();
+      await settle(page);
+      await screenshot(page, `realname-${label}`);
+      t.assertNoErrors();
+      await t.close();
+    });
+  }
+});
