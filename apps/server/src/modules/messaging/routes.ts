@@ -57,7 +57,7 @@ export function registerMessagingRoutes(route: Route, gateway: Gateway, media: M
     if (!req.isMultipart())
       throw new AppError('BAD_REQUEST', '请以 multipart/form-data 上传，文件字段名为 file');
     const part = await req.file({ limits: { fileSize: MEDIA_MAX_BYTES, files: 1 } });
-    if (!part || part.fieldname !== 'file') throw new AppError('BAD_REQUEST', '缺少文件：字段名应为 file');
+    if (part?.fieldname !== 'file') throw new AppError('BAD_REQUEST', '缺少文件：字段名应为 file');
     const data = await part.toBuffer().catch(() => {
       throw new AppError('BAD_REQUEST', `文件不能超过 ${MEDIA_MAX_BYTES / 1024 / 1024} MB`);
     });
@@ -65,10 +65,15 @@ export function registerMessagingRoutes(route: Route, gateway: Gateway, media: M
       throw new AppError('BAD_REQUEST', `文件不能超过 ${MEDIA_MAX_BYTES / 1024 / 1024} MB`);
     if (data.length === 0) throw new AppError('BAD_REQUEST', '文件为空');
     // Only the base name is kept, and only as a label; storage names are random.
-    const fileName =
-      (part.filename.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f]/g, '').slice(0, 128) || 'file';
+    const fileName = baseName(part.filename);
     const stored = await media.save(auth.companyId, 'upload', data, fileName);
     const { url } = await media.signedUrl(stored.mediaId);
     return { url, ...stored };
   });
+}
+
+/** The last path segment of a client's file name, without control characters: a label only. */
+function baseName(name: string): string {
+  const last = name.split(/[\\/]/).pop() ?? '';
+  return [...last].filter((ch) => ch.charCodeAt(0) >= 32).join('').slice(0, 128) || 'file';
 }

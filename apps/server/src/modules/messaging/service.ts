@@ -99,7 +99,7 @@ export function createGateway(opts: GatewayOptions) {
     }
     if (subAccountId) {
       const row = await subAccounts.find(db, caller.companyId, subAccountId);
-      if (!row || row.status !== 'active') throw new AppError('NOT_FOUND', '子账号不存在');
+      if (row?.status !== 'active') throw new AppError('NOT_FOUND', '子账号不存在');
       return row;
     }
     const first = (await subAccounts.list(db, caller.companyId, false))[0];
