@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { isRouteErrorResponse, Outlet, useMatches, useNavigate, useRouteError } from 'react-router';
 import { useSite } from '../stores/site';
 import { registerNavigate } from './navigate';
+import { pageTitle } from './page-title';
 import type { RouteMeta } from './routes';
 
 export interface RouteHandle {
@@ -17,11 +18,6 @@ export function useRouteMeta(): RouteHandle | undefined {
     if (handle?.meta) return handle;
   }
   return undefined;
-}
-
-/** Spec §2: '{page title} - {product title}'. */
-export function pageTitle(title: string | undefined, productTitle: string): string {
-  return title ? `${title} - ${productTitle}` : productTitle;
 }
 
 export function RootLayout() {

@@ -1,12 +1,8 @@
-import { ACCOUNT_TYPE_LABELS, type AccountTypeValue } from '@wxc/contract/domain';
 import { Button, Descriptions, Modal } from 'antd';
 import { useSession } from '../stores/session';
+import { accountTypeLabel } from '../utils/labels';
 
-export function accountTypeLabel(value: number | undefined): string {
-  return value !== undefined && value in ACCOUNT_TYPE_LABELS
-    ? ACCOUNT_TYPE_LABELS[value as AccountTypeValue]
-    : '未设置';
-}
+export { accountTypeLabel };
 
 /**
  * API information from the user info. The service address and credentials come with the packages

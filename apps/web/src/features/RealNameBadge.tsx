@@ -3,11 +3,9 @@ import { REAL_NAME_LABELS, type RealNameStatusValue } from '@wxc/contract/domain
 import { Button, Modal, Tag } from 'antd';
 import { useState } from 'react';
 import { useSession } from '../stores/session';
+import { realNameStatus } from '../utils/labels';
 
-/** Spec §3: 1 verified, 2 under review, 3 failed; 0 or anything else is unverified. */
-export function realNameStatus(value: number | undefined): RealNameStatusValue {
-  return value === 1 || value === 2 || value === 3 ? value : 0;
-}
+export { realNameStatus };
 
 const COLORS: Record<RealNameStatusValue, string> = {
   0: 'warning',

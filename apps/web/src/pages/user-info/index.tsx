@@ -7,10 +7,9 @@ import { App, Button, Card, Descriptions, Form, Input, Modal, Skeleton, Tag } fr
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { call } from '../../api/client';
-import { accountTypeLabel } from '../../features/ApiInfoDialog';
-import { realNameStatus } from '../../features/RealNameBadge';
 import { setUser, useSession } from '../../stores/session';
 import { zodRule } from '../../utils/form-rules';
+import { accountTypeLabel, realNameStatus } from '../../utils/labels';
 import './user-info.css';
 
 type EditKind = 'companyName' | 'userName';
