@@ -1,5 +1,5 @@
 import { Button, Descriptions, Skeleton, Tag } from 'antd';
-import { Link } from 'react-router';
+import { useNavigate } from 'react-router';
 import { ApplyApiButton } from './ApplyApiButton';
 import { useApiAccounts, useService } from './queries';
 import { CopyableCode } from './widgets';
@@ -13,6 +13,11 @@ import './commerce.css';
 export function ApiInfoSummary({ onNavigate }: { onNavigate?(): void }) {
   const service = useService();
   const accounts = useApiAccounts(false);
+  const navigate = useNavigate();
+  const go = (path: string) => {
+    onNavigate?.();
+    navigate(path);
+  };
   if (service.isPending || accounts.isPending) return <Skeleton active paragraph={{ rows: 4 }} />;
   if (service.isError || accounts.isError) {
     return <p className="muted">API 信息加载失败，请稍后重试。</p>;
@@ -56,19 +61,17 @@ export function ApiInfoSummary({ onNavigate }: { onNavigate?(): void }) {
       />
       <div className="api-info-actions">
         {!show ? (
-          <Link to="/purchaseRecords/index" onClick={onNavigate}>
-            <Button type="primary">去购买套餐</Button>
-          </Link>
+          <Button type="primary" onClick={() => go('/purchaseRecords/index')}>
+            去购买套餐
+          </Button>
         ) : list.length === 0 ? (
           <ApplyApiButton />
         ) : (
-          <Link to="/accountList/index" onClick={onNavigate}>
-            <Button>管理子账号</Button>
-          </Link>
+          <Button onClick={() => go('/accountList/index')}>管理子账号</Button>
         )}
-        <Link to="/myAPI/index" onClick={onNavigate}>
-          <Button type="link">查看接入说明</Button>
-        </Link>
+        <Button type="link" onClick={() => go('/myAPI/index')}>
+          查看接入说明
+        </Button>
       </div>
       <p className="muted dialog-note">AppSecret 只在创建或重置时显示一次，如已遗失请在「子账号」中重置。</p>
     </div>

@@ -26,12 +26,14 @@ export function ApplyApiButton({
   const apply = useMutation({
     mutationFn: () => call(accountCalls.applyApis, {}),
     onSuccess: (result) => {
-      void invalidate();
       if (result.created && result.credentials) {
         void message.success('申请成功，API 已开通');
+        // Refresh only when the dialog closes: the refreshed page may no longer show this button,
+        // and the secret must stay on screen until the customer has saved it.
         setCredentials(result.credentials);
       } else {
         void message.info('API 已开通，可在「子账号」中管理密钥');
+        void invalidate();
         onDone?.();
       }
     },
@@ -53,6 +55,7 @@ export function ApplyApiButton({
         title="API 已开通：请保存密钥"
         onClose={() => {
           setCredentials(null);
+          void invalidate();
           onDone?.();
         }}
       />

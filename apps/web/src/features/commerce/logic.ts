@@ -133,3 +133,11 @@ export function dayRange(start: Date | null, end: Date | null): { from?: number;
   if (end) range.to = new Date(end.getFullYear(), end.getMonth(), end.getDate() + 1).getTime() - 1;
   return range;
 }
+
+/** A native date input's value (`YYYY-MM-DD`) as a local date, or null when empty or invalid. */
+export function parseDateInput(value: string): Date | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value.trim());
+  if (!m) return null;
+  const date = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  return date.getMonth() === Number(m[2]) - 1 ? date : null;
+}

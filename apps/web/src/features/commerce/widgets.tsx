@@ -29,7 +29,7 @@ export function CopyButton({
         type={type}
         size={size}
         icon={<CopyOutlined />}
-        aria-label={`复制${what}`}
+        aria-label={label === null ? `复制${what}` : undefined}
         onClick={async () => {
           if (await copyText(text)) {
             void message.success(`${what}已复制`);
@@ -127,7 +127,10 @@ export function QuotaSummary({
       </div>
       <div className="quota-item">
         <span className="quota-label">可分配</span>
-        <span className="quota-value quota-free" data-testid="quota-free">
+        <span
+          className={freeSlots > 0 ? 'quota-value quota-free' : 'quota-value quota-none'}
+          data-testid="quota-free"
+        >
           {freeSlots}
         </span>
       </div>

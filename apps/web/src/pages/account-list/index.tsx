@@ -1,5 +1,295 @@
-import { ComingSoon } from '../../features/ComingSoon';
+import { ExclamationCircleFilled, PlusOutlined, SettingOutlined, ShoppingOutlined } from '@ant-design/icons';
+import type { ApiAccount } from '@wxc/contract/calls/api-accounts';
+import * as accountCalls from '@wxc/contract/calls/api-accounts';
+import { SUB_ACCOUNT_MAX_PER_COMPANY } from '@wxc/contract/constants';
+import { Alert, App, Button, Card, Empty, Switch, Table, type TableColumnsType } from 'antd';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { call } from '../../api/client';
+import { useApiAccounts, useInvalidateCommerce } from '../../features/commerce/queries';
+import { type Credentials, SecretOnceDialog } from '../../features/commerce/SecretOnceDialog';
+import { useNarrow } from '../../features/commerce/useNarrow';
+import { CopyableCode, QueryState, QuotaSummary, StatusTag } from '../../features/commerce/widgets';
+import { formatTime } from '../../utils/time';
+import { CompanySettingsDrawer, EditDialog, OpenDialog, SlotsDialog } from './dialogs';
+import '../../features/commerce/commerce.css';
+import './account-list.css';
 
+type Dialog =
+  | { kind: 'open' }
+  | { kind: 'slots'; account: ApiAccount }
+  | { kind: 'edit'; account: ApiAccount }
+  | { kind: 'settings' };
+
+/** /accountList/index (子账号): API applications, their keys, slots, callbacks; company API settings. */
 export default function AccountListPage() {
-  return <ComingSoon description="子账号的创建、额度分配与回收即将上线。" />;
+  const { modal, message } = App.useApp();
+  const navigate = useNavigate();
+  const [showRecovered, setShowRecovered] = useState(false);
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const [secret, setSecret] = useState<{ title: string; credentials: Credentials } | null>(null);
+  const query = useApiAccounts(showRecovered);
+  const narrow = useNarrow();
+  const invalidate = useInvalidateCommerce();
+  const freeSlots = query.data?.freeSlots ?? 0;
+  const hasPackage = (query.data?.totalSlots ?? 0) > 0;
+  const activeCount = query.data?.list.filter((a) => a.status === 'active').length ?? 0;
+
+  const resetSecret = (account: ApiAccount) =>
+    modal.confirm({
+      title: `重置「${account.name}」的密钥？`,
+      icon: <ExclamationCircleFilled />,
+      content: '将生成新的 AppSecret 并只显示一次，旧密钥立即失效，使用旧密钥的程序需要更新配置。',
+      okText: '重置密钥',
+      okButtonProps: { danger: true },
+      cancelText: '取消',
+      onOk: async () => {
+        try {
+          const credentials = await call(accountCalls.resetApiSecret, { id: account.id });
+          void invalidate();
+          setSecret({ title: '密钥已重置：请保存新密钥', credentials });
+        } catch {
+          // the request layer has shown why
+        }
+      },
+    });
+
+  const reclaim = (account: ApiAccount) =>
+    modal.confirm({
+      title: `回收子账号「${account.name}」？`,
+      icon: <ExclamationCircleFilled />,
+      content: (
+        <div>
+          <p>回收后：</p>
+          <ul className="reclaim-list">
+            <li>它的 AppKey 和 AppSecret 立即失效，使用它们的程序将无法再调用 API；</li>
+            <li>
+              已分配的 <strong>{account.availableNum}</strong> 个账号额度退回公司，可分配给其他子账号；
+            </li>
+            <li>此操作不可撤销。</li>
+          </ul>
+        </div>
+      ),
+      okText: '确认回收',
+      okButtonProps: { danger: true },
+      cancelText: '取消',
+      onOk: async () => {
+        try {
+          await call(accountCalls.recoveryApiAccount, { id: account.id });
+          void message.success(`子账号「${account.name}」已回收，${account.availableNum} 个额度已退回`);
+          void invalidate();
+        } catch {
+          // the request layer has shown why
+        }
+      },
+    });
+
+  const actions = (a: ApiAccount) =>
+    a.status === 'active' ? (
+      <span className="table-actions">
+        <Button type="link" size="small" onClick={() => setDialog({ kind: 'slots', account: a })}>
+          分配额度
+        </Button>
+        <Button type="link" size="small" onClick={() => setDialog({ kind: 'edit', account: a })}>
+          编辑
+        </Button>
+        <Button type="link" size="small" onClick={() => resetSecret(a)}>
+          重置密钥
+        </Button>
+        <Button type="link" size="small" danger onClick={() => reclaim(a)}>
+          回收
+        </Button>
+      </span>
+    ) : (
+      <span className="muted">于 {formatTime(a.recoveredAt, 'YYYY-MM-DD HH:mm')} 回收</span>
+    );
+
+  const columns: TableColumnsType<ApiAccount> = [
+    { title: '名称', dataIndex: 'name', width: 130, ellipsis: true },
+    {
+      title: 'AppKey',
+      dataIndex: 'appKey',
+      width: 250,
+      render: (key: string) => <CopyableCode text={key} what="AppKey" />,
+    },
+    {
+      title: '在线 / 分配',
+      key: 'slots',
+      width: 96,
+      render: (_, a) => (
+        <span className="slots-cell" data-testid="slots">
+          {a.usedNum} / {a.availableNum}
+        </span>
+      ),
+    },
+    {
+      title: '状态',
+      dataIndex: 'status',
+      width: 84,
+      render: (s: ApiAccount['status']) => <StatusTag status={s} />,
+    },
+    {
+      title: '回调地址',
+      dataIndex: 'callbackUrl',
+      ellipsis: true,
+      render: (url: string | null) => url ?? <span className="muted">使用默认</span>,
+    },
+    { title: '创建时间', dataIndex: 'createdAt', width: 165, render: (t: number) => formatTime(t) },
+    {
+      title: '操作',
+      key: 'actions',
+      width: 236,
+      fixed: 'right',
+      render: (_, a) => actions(a),
+    },
+  ];
+
+  const buy = (
+    <Button type="primary" icon={<ShoppingOutlined />} onClick={() => navigate('/purchaseRecords/index')}>
+      去购买
+    </Button>
+  );
+  const openButton = (
+    <Button
+      type="primary"
+      icon={<PlusOutlined />}
+      disabled={!query.data || activeCount >= SUB_ACCOUNT_MAX_PER_COMPANY}
+      onClick={() => setDialog({ kind: 'open' })}
+    >
+      新建子账号
+    </Button>
+  );
+
+  const emptyState = (
+    <Empty
+      image={Empty.PRESENTED_IMAGE_SIMPLE}
+      description={hasPackage ? '还没有子账号' : '购买套餐后即可创建子账号'}
+    >
+      {hasPackage ? openButton : buy}
+    </Empty>
+  );
+
+  return (
+    <div className="page commerce-page account-list-page">
+      <Card
+        title={<h1 className="page-title">子账号</h1>}
+        extra={
+          <span className="card-actions">
+            <Button icon={<SettingOutlined />} onClick={() => setDialog({ kind: 'settings' })}>
+              公司 API 设置
+            </Button>
+            {openButton}
+          </span>
+        }
+      >
+        <QueryState query={query} rows={5}>
+          {(data) => (
+            <div className="account-list">
+              <QuotaSummary {...data} />
+              {!hasPackage ? (
+                <Alert
+                  type="warning"
+                  showIcon
+                  title="暂无有效套餐"
+                  description="子账号需要分配账号额度才能登录微信账号，请先购买或续费套餐。"
+                  action={buy}
+                />
+              ) : null}
+              <div className="list-toolbar">
+                <span className="recovered-toggle">
+                  <Switch
+                    id="show-recovered"
+                    size="small"
+                    checked={showRecovered}
+                    onChange={setShowRecovered}
+                  />
+                  <label htmlFor="show-recovered">显示已回收</label>
+                </span>
+                <span className="muted">
+                  每个子账号是一个 API 应用，拥有独立的 AppKey/AppSecret 和回调地址，最多{' '}
+                  {SUB_ACCOUNT_MAX_PER_COMPANY} 个。
+                </span>
+              </div>
+              {narrow ? (
+                data.list.length === 0 ? (
+                  emptyState
+                ) : (
+                  <ul className="card-list" aria-label="子账号列表">
+                    {data.list.map((a) => (
+                      <li
+                        key={a.id}
+                        className={a.status === 'active' ? 'list-card' : 'list-card is-muted'}
+                        data-testid="account-card"
+                      >
+                        <div className="list-card-head">
+                          <span>{a.name}</span>
+                          <StatusTag status={a.status} />
+                        </div>
+                        <CopyableCode text={a.appKey} what="AppKey" />
+                        <dl>
+                          <dt>在线 / 分配</dt>
+                          <dd data-testid="slots">
+                            {a.usedNum} / {a.availableNum}
+                          </dd>
+                          <dt>回调地址</dt>
+                          <dd>{a.callbackUrl ?? <span className="muted">使用默认</span>}</dd>
+                          <dt>创建时间</dt>
+                          <dd>{formatTime(a.createdAt)}</dd>
+                        </dl>
+                        {actions(a)}
+                      </li>
+                    ))}
+                  </ul>
+                )
+              ) : (
+                <Table<ApiAccount>
+                  rowKey="id"
+                  size="middle"
+                  columns={columns}
+                  dataSource={data.list}
+                  loading={query.isFetching && query.isPlaceholderData}
+                  scroll={{ x: 1120 }}
+                  rowClassName={(a) => (a.status === 'recovered' ? 'row-recovered' : '')}
+                  pagination={
+                    data.list.length > 10
+                      ? {
+                          pageSize: 10,
+                          showTotal: (t) => `共 ${t} 个`,
+                          responsive: true,
+                          showLessItems: true,
+                        }
+                      : false
+                  }
+                  locale={{ emptyText: emptyState }}
+                />
+              )}
+            </div>
+          )}
+        </QueryState>
+      </Card>
+
+      {dialog?.kind === 'open' ? (
+        <OpenDialog
+          freeSlots={freeSlots}
+          onClose={() => setDialog(null)}
+          onCreated={(credentials) => {
+            setDialog(null);
+            setSecret({ title: '子账号已创建：请保存密钥', credentials });
+          }}
+        />
+      ) : null}
+      {dialog?.kind === 'slots' ? (
+        <SlotsDialog account={dialog.account} freeSlots={freeSlots} onClose={() => setDialog(null)} />
+      ) : null}
+      {dialog?.kind === 'edit' ? (
+        <EditDialog account={dialog.account} onClose={() => setDialog(null)} />
+      ) : null}
+      <CompanySettingsDrawer open={dialog?.kind === 'settings'} onClose={() => setDialog(null)} />
+      <SecretOnceDialog
+        credentials={secret?.credentials ?? null}
+        title={secret?.title}
+        onClose={() => setSecret(null)}
+      />
+    </div>
+  );
 }

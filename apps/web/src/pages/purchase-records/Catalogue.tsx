@@ -12,7 +12,6 @@ function PackageCard({ pkg, onBuy }: { pkg: Package; onBuy(pkg: Package): void }
     <article className="package-card" aria-label={pkg.name} data-testid="package-card">
       <header className="package-card-head">
         <strong>{pkg.name}</strong>
-        <Tag color={TIER_COLORS[pkg.tier]}>{TIER_LABELS[pkg.tier]}</Tag>
       </header>
       <div className="package-price">
         <Money fen={pkg.priceFen} strong />

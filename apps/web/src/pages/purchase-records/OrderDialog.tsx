@@ -34,12 +34,16 @@ function ConfirmStep({
   // One key per dialog and request: a double click or a retry makes one order; a new quantity is a
   // new request, so it gets a new key.
   const [key, setKey] = useState(newIdempotencyKey);
+  const invalidate = useInvalidateCommerce();
   const create = useMutation({
     mutationFn: () =>
       renewal
         ? call(packageCalls.renew, { subscriptionId: renewal.id, quantity, idempotencyKey: key })
         : call(packageCalls.buy, { packageId: pkg!.id, quantity, idempotencyKey: key }),
-    onSuccess: onCreated,
+    onSuccess: (order) => {
+      void invalidate();
+      onCreated(order);
+    },
   });
 
   if (!pkg) {

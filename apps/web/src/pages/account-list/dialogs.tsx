@@ -1,0 +1,285 @@
+import { useMutation } from '@tanstack/react-query';
+import type { ApiAccount } from '@wxc/contract/calls/api-accounts';
+import * as accountCalls from '@wxc/contract/calls/api-accounts';
+import { httpUrlField } from '@wxc/contract/fields';
+import { Alert, App, Button, Drawer, Form, Input, InputNumber, Modal, Skeleton } from 'antd';
+import { call } from '../../api/client';
+import { maxAllocatable, parseIpList } from '../../features/commerce/logic';
+import { useCompanyConfig, useInvalidateCommerce } from '../../features/commerce/queries';
+import type { Credentials } from '../../features/commerce/SecretOnceDialog';
+import { zodRule } from '../../utils/form-rules';
+
+const nameRule = zodRule(accountCalls.openApiAccount.request.shape.name);
+/** Empty means "none"; anything typed must be a full http(s) URL (the server also checks SSRF). */
+const optionalUrlRule = {
+  validator: (_rule: unknown, value: unknown) => {
+    if (typeof value !== 'string' || value.trim() === '') return Promise.resolve();
+    const result = httpUrlField.safeParse(value);
+    return result.success
+      ? Promise.resolve()
+      : Promise.reject(new Error(result.error.issues[0]?.message ?? '地址无效'));
+  },
+};
+const emptyToNull = (v: string | undefined) => (v?.trim() ? v.trim() : null);
+
+interface OpenValues {
+  name: string;
+  availableNum: number;
+  callbackUrl?: string;
+}
+
+/** 新建子账号: name, slots (up to the free ones), optional callback URL; answers the secret once. */
+export function OpenDialog({
+  freeSlots,
+  onClose,
+  onCreated,
+}: {
+  freeSlots: number;
+  onClose(): void;
+  onCreated(credentials: Credentials): void;
+}) {
+  const [form] = Form.useForm<OpenValues>();
+  const invalidate = useInvalidateCommerce();
+  const open = useMutation({
+    mutationFn: (v: OpenValues) =>
+      call(accountCalls.openApiAccount, {
+        name: v.name.trim(),
+        availableNum: v.availableNum ?? 0,
+        ...(v.callbackUrl?.trim() ? { callbackUrl: v.callbackUrl.trim() } : {}),
+      }),
+    onSuccess: (credentials) => {
+      void invalidate();
+      onCreated(credentials);
+    },
+  });
+  return (
+    <Modal
+      open
+      title="新建子账号"
+      okText="创建"
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      confirmLoading={open.isPending}
+      destroyOnHidden
+    >
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={{ availableNum: 0 }}
+        onFinish={(v) => open.mutate(v)}
+      >
+        <Form.Item name="name" label="子账号名称" rules={[nameRule]} extra="例如业务线或应用名称，便于区分">
+          <Input autoFocus maxLength={30} showCount placeholder="如：客服系统" />
+        </Form.Item>
+        <Form.Item
+          name="availableNum"
+          label="分配账号额度"
+          extra={`当前可分配 ${freeSlots} 个，可稍后调整`}
+          rules={[{ type: 'number', min: 0, max: freeSlots, message: `最多可分配 ${freeSlots} 个` }]}
+        >
+          <InputNumber aria-label="分配账号额度" min={0} max={freeSlots} precision={0} suffix="个" />
+        </Form.Item>
+        <Form.Item
+          name="callbackUrl"
+          label="回调地址（可选）"
+          rules={[optionalUrlRule]}
+          extra="接收消息和事件推送；不填则使用公司默认回调地址"
+        >
+          <Input placeholder="https://example.com/wechat/callback" maxLength={500} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+/** 分配额度: between what is logged in now and what the company has free plus this one's own. */
+export function SlotsDialog({
+  account,
+  freeSlots,
+  onClose,
+}: {
+  account: ApiAccount;
+  freeSlots: number;
+  onClose(): void;
+}) {
+  const { message } = App.useApp();
+  const [form] = Form.useForm<{ availableNum: number }>();
+  const invalidate = useInvalidateCommerce();
+  const max = maxAllocatable(freeSlots, account.availableNum);
+  const min = account.usedNum;
+  const save = useMutation({
+    mutationFn: (availableNum: number) =>
+      call(accountCalls.updateAvailableNum, { id: account.id, availableNum }),
+    onSuccess: (updated) => {
+      void message.success(`已将「${updated.name}」的额度调整为 ${updated.availableNum} 个`);
+      void invalidate();
+      onClose();
+    },
+    // A refusal (e.g. another change took the free slots meanwhile) was toasted; show the new limits.
+    onError: () => void invalidate(),
+  });
+  return (
+    <Modal
+      open
+      title={`分配额度：${account.name}`}
+      okText="保存"
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      confirmLoading={save.isPending}
+      destroyOnHidden
+    >
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={{ availableNum: account.availableNum }}
+        onFinish={(v) => save.mutate(v.availableNum)}
+      >
+        <Form.Item
+          name="availableNum"
+          label="分配账号额度"
+          rules={[{ required: true, message: '请输入分配数量' }]}
+          extra={`最多 ${max} 个（当前 ${account.availableNum} 个 + 未分配 ${freeSlots} 个）${
+            min > 0 ? `，当前在线 ${min} 个，不能少于 ${min} 个` : ''
+          }`}
+        >
+          <InputNumber aria-label="分配账号额度" autoFocus min={min} max={max} precision={0} suffix="个" />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+/** 编辑: name and callback URL (empty clears it). */
+export function EditDialog({ account, onClose }: { account: ApiAccount; onClose(): void }) {
+  const { message } = App.useApp();
+  const [form] = Form.useForm<{ name: string; callbackUrl?: string }>();
+  const invalidate = useInvalidateCommerce();
+  const save = useMutation({
+    mutationFn: (v: { name: string; callbackUrl?: string }) =>
+      call(accountCalls.updateApiAccount, {
+        id: account.id,
+        name: v.name.trim(),
+        callbackUrl: emptyToNull(v.callbackUrl),
+      }),
+    onSuccess: () => {
+      void message.success('子账号已更新');
+      void invalidate();
+      onClose();
+    },
+  });
+  return (
+    <Modal
+      open
+      title="编辑子账号"
+      okText="保存"
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      confirmLoading={save.isPending}
+      destroyOnHidden
+    >
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={{ name: account.name, callbackUrl: account.callbackUrl ?? '' }}
+        onFinish={(v) => save.mutate(v)}
+      >
+        <Form.Item name="name" label="子账号名称" rules={[nameRule]}>
+          <Input maxLength={30} showCount />
+        </Form.Item>
+        <Form.Item
+          name="callbackUrl"
+          label="回调地址"
+          rules={[optionalUrlRule]}
+          extra="留空则使用公司默认回调地址；不能指向本机或内网地址"
+        >
+          <Input placeholder="https://example.com/wechat/callback" maxLength={500} allowClear />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+const ipListSchema = accountCalls.configCompanyInfo.request.shape.ipAllowlist;
+const ipListRule = {
+  validator: (_rule: unknown, value: unknown) => {
+    const result = ipListSchema.safeParse(parseIpList(typeof value === 'string' ? value : ''));
+    return result.success
+      ? Promise.resolve()
+      : Promise.reject(new Error(result.error.issues[0]?.message ?? 'IP 白名单有误'));
+  },
+};
+
+/** 公司 API 设置: default callback URL and the IP allow-list for API credentials. */
+export function CompanySettingsDrawer({ open, onClose }: { open: boolean; onClose(): void }) {
+  const { message } = App.useApp();
+  const [form] = Form.useForm<{ defaultCallbackUrl?: string; ipAllowlist?: string }>();
+  const config = useCompanyConfig(open);
+  const invalidate = useInvalidateCommerce();
+  const save = useMutation({
+    mutationFn: (v: { defaultCallbackUrl?: string; ipAllowlist?: string }) =>
+      call(accountCalls.configCompanyInfo, {
+        defaultCallbackUrl: emptyToNull(v.defaultCallbackUrl),
+        ipAllowlist: parseIpList(v.ipAllowlist ?? ''),
+      }),
+    onSuccess: () => {
+      void message.success('API 设置已保存');
+      void invalidate();
+      onClose();
+    },
+  });
+  return (
+    <Drawer
+      open={open}
+      title="公司 API 设置"
+      onClose={onClose}
+      size={Math.min(480, typeof window === 'undefined' ? 480 : window.innerWidth)}
+      destroyOnHidden
+      footer={
+        <div className="drawer-footer">
+          <Button onClick={onClose}>取消</Button>
+          <Button
+            type="primary"
+            loading={save.isPending}
+            onClick={() => form.submit()}
+            disabled={!config.data}
+          >
+            保存
+          </Button>
+        </div>
+      }
+    >
+      {config.isPending ? (
+        <Skeleton active />
+      ) : config.isError ? (
+        <Alert type="error" showIcon title="加载失败" description={config.error.message} />
+      ) : (
+        <Form
+          form={form}
+          layout="vertical"
+          initialValues={{
+            defaultCallbackUrl: config.data.defaultCallbackUrl ?? '',
+            ipAllowlist: config.data.ipAllowlist.join('\n'),
+          }}
+          onFinish={(v) => save.mutate(v)}
+        >
+          <Form.Item
+            name="defaultCallbackUrl"
+            label="默认回调地址"
+            rules={[optionalUrlRule]}
+            extra="子账号未设置回调地址时，消息和事件推送到这里"
+          >
+            <Input placeholder="https://example.com/wechat/callback" maxLength={500} allowClear />
+          </Form.Item>
+          <Form.Item
+            name="ipAllowlist"
+            label="IP 白名单"
+            rules={[ipListRule]}
+            extra="使用 AppKey/AppSecret 调用时允许的来源 IP，每行一个 IPv4 地址或 CIDR；留空表示不限制"
+          >
+            <Input.TextArea rows={6} placeholder={'203.0.113.5\n203.0.113.0/24'} />
+          </Form.Item>
+        </Form>
+      )}
+    </Drawer>
+  );
+}

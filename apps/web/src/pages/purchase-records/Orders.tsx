@@ -1,0 +1,268 @@
+import { ShoppingOutlined } from '@ant-design/icons';
+import { useMutation } from '@tanstack/react-query';
+import type { Order } from '@wxc/contract/calls/packages';
+import * as packageCalls from '@wxc/contract/calls/packages';
+import { PAGE_SIZE_DEFAULT } from '@wxc/contract/constants';
+import { ORDER_STATE_LABELS, type OrderStateValue, PAY_METHOD_LABELS } from '@wxc/contract/domain';
+import {
+  App,
+  Button,
+  Empty,
+  Input,
+  Pagination,
+  Popconfirm,
+  Select,
+  Table,
+  type TableColumnsType,
+  Tag,
+} from 'antd';
+import { useState } from 'react';
+import { call } from '../../api/client';
+import { dayRange, ORDER_STATE_COLORS, parseDateInput } from '../../features/commerce/logic';
+import { type OrdersFilter, useInvalidateCommerce, useOrders } from '../../features/commerce/queries';
+import { useNarrow } from '../../features/commerce/useNarrow';
+import { Money, QueryState } from '../../features/commerce/widgets';
+import { formatTime } from '../../utils/time';
+
+const STATE_OPTIONS = (Object.keys(ORDER_STATE_LABELS) as OrderStateValue[]).map((value) => ({
+  value,
+  label: ORDER_STATE_LABELS[value],
+}));
+
+function CancelButton({ order }: { order: Order }) {
+  const { message } = App.useApp();
+  const invalidate = useInvalidateCommerce();
+  const cancel = useMutation({
+    mutationFn: () => call(packageCalls.cancelOrder, { orderNo: order.orderNo }),
+    onSuccess: () => {
+      void message.success('订单已取消');
+      void invalidate();
+    },
+  });
+  return (
+    <Popconfirm
+      title="取消该订单？"
+      description="取消后需重新下单。"
+      okText="取消订单"
+      cancelText="再想想"
+      onConfirm={() => cancel.mutate()}
+    >
+      <Button type="link" size="small" danger loading={cancel.isPending}>
+        取消
+      </Button>
+    </Popconfirm>
+  );
+}
+
+/** 购买记录: the company's orders, newest first, with state and date filters and paging. */
+export function Orders({ onPay, onBrowse }: { onPay(order: Order): void; onBrowse(): void }) {
+  const [filter, setFilter] = useState<OrdersFilter>({ page: 1, pageSize: PAGE_SIZE_DEFAULT });
+  // Native date inputs: small, localized by the browser, and friendly on phones.
+  const [range, setRange] = useState<[string, string]>(['', '']);
+  const changeRange = (next: [string, string]) => {
+    setRange(next);
+    const { from, to } = dayRange(parseDateInput(next[0]), parseDateInput(next[1]));
+    setFilter((f) => ({ ...f, page: 1, from, to }));
+  };
+  const query = useOrders(filter);
+  const narrow = useNarrow();
+  const filtered = Boolean(filter.state || filter.from || filter.to);
+
+  const actions = (o: Order) =>
+    o.state === 'pending' ? (
+      <span className="table-actions">
+        <Button type="link" size="small" onClick={() => onPay(o)}>
+          去支付
+        </Button>
+        <CancelButton order={o} />
+      </span>
+    ) : null;
+
+  const columns: TableColumnsType<Order> = [
+    { title: '订单号', dataIndex: 'orderNo', width: 190, render: (no: string) => <code>{no}</code> },
+    {
+      title: '套餐',
+      dataIndex: 'packageName',
+      width: 190,
+      render: (name: string, o) => (
+        <div className="order-package">
+          <span>
+            {name}
+            {o.kind === 'renew' ? <Tag className="kind-tag">续费</Tag> : null}
+          </span>
+          <span className="muted">
+            {o.slots} 个账号 · {o.quantity} × {o.durationDays} 天
+          </span>
+        </div>
+      ),
+    },
+    {
+      title: '金额',
+      dataIndex: 'amountFen',
+      width: 110,
+      align: 'right',
+      render: (f: number) => <Money fen={f} />,
+    },
+    {
+      title: '状态',
+      dataIndex: 'state',
+      width: 110,
+      render: (state: OrderStateValue) => (
+        <Tag color={ORDER_STATE_COLORS[state]}>{ORDER_STATE_LABELS[state]}</Tag>
+      ),
+    },
+    {
+      title: '支付方式',
+      dataIndex: 'payMethod',
+      width: 90,
+      render: (m: string | null) => (m ? (PAY_METHOD_LABELS[m] ?? m) : '—'),
+    },
+    { title: '下单时间', dataIndex: 'createdAt', width: 165, render: (t: number) => formatTime(t) },
+    {
+      title: '支付时间',
+      dataIndex: 'paidAt',
+      width: 165,
+      render: (t: number | null) => (t ? formatTime(t) : '—'),
+    },
+    {
+      title: '操作',
+      key: 'actions',
+      width: 110,
+      fixed: 'right',
+      render: (_, o) => actions(o) ?? <span className="muted">—</span>,
+    },
+  ];
+
+  const emptyText = filtered ? (
+    <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="没有符合条件的订单" />
+  ) : (
+    <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无购买记录">
+      <Button type="primary" icon={<ShoppingOutlined />} onClick={onBrowse}>
+        去购买
+      </Button>
+    </Empty>
+  );
+  const changePage = (page: number, pageSize: number) =>
+    setFilter((f) => ({ ...f, page: pageSize === f.pageSize ? page : 1, pageSize }));
+
+  return (
+    <div className="orders">
+      <div className="list-toolbar">
+        <Select
+          aria-label="订单状态"
+          allowClear
+          placeholder="全部状态"
+          options={STATE_OPTIONS}
+          value={filter.state}
+          style={{ minWidth: 150 }}
+          onChange={(state?: OrderStateValue) => setFilter((f) => ({ ...f, page: 1, state }))}
+        />
+        <span className="date-range">
+          <Input
+            type="date"
+            aria-label="下单开始日期"
+            value={range[0]}
+            max={range[1] || undefined}
+            onChange={(e) => changeRange([e.target.value, range[1]])}
+          />
+          <span className="muted">至</span>
+          <Input
+            type="date"
+            aria-label="下单结束日期"
+            value={range[1]}
+            min={range[0] || undefined}
+            onChange={(e) => changeRange([range[0], e.target.value])}
+          />
+        </span>
+        {filtered ? (
+          <Button
+            onClick={() => {
+              setRange(['', '']);
+              setFilter((f) => ({ page: 1, pageSize: f.pageSize }));
+            }}
+          >
+            重置
+          </Button>
+        ) : null}
+      </div>
+      <QueryState query={query} rows={5}>
+        {(data) =>
+          narrow ? (
+            <>
+              {data.list.length === 0 ? (
+                emptyText
+              ) : (
+                <ul className="card-list" aria-label="购买记录">
+                  {data.list.map((o) => (
+                    <li key={o.orderNo} className="list-card" data-testid="order-card">
+                      <div className="list-card-head">
+                        <span>
+                          {o.packageName}
+                          {o.kind === 'renew' ? <Tag className="kind-tag">续费</Tag> : null}
+                        </span>
+                        <Tag color={ORDER_STATE_COLORS[o.state]}>{ORDER_STATE_LABELS[o.state]}</Tag>
+                      </div>
+                      <dl>
+                        <dt>订单号</dt>
+                        <dd>
+                          <code>{o.orderNo}</code>
+                        </dd>
+                        <dt>金额</dt>
+                        <dd>
+                          <Money fen={o.amountFen} />（{o.quantity} × {o.durationDays} 天，{o.slots} 个账号）
+                        </dd>
+                        <dt>下单时间</dt>
+                        <dd>{formatTime(o.createdAt)}</dd>
+                        {o.paidAt ? (
+                          <>
+                            <dt>支付</dt>
+                            <dd>
+                              {formatTime(o.paidAt)}{' '}
+                              {o.payMethod ? (PAY_METHOD_LABELS[o.payMethod] ?? o.payMethod) : ''}
+                            </dd>
+                          </>
+                        ) : null}
+                      </dl>
+                      {actions(o)}
+                    </li>
+                  ))}
+                </ul>
+              )}
+              {data.total > data.pageSize ? (
+                <Pagination
+                  className="list-pagination"
+                  simple
+                  current={data.page}
+                  pageSize={data.pageSize}
+                  total={data.total}
+                  onChange={changePage}
+                />
+              ) : null}
+            </>
+          ) : (
+            <Table<Order>
+              rowKey="orderNo"
+              size="middle"
+              columns={columns}
+              dataSource={data.list}
+              loading={query.isFetching && query.isPlaceholderData}
+              scroll={{ x: 1130 }}
+              locale={{ emptyText }}
+              pagination={{
+                current: data.page,
+                pageSize: data.pageSize,
+                total: data.total,
+                showSizeChanger: true,
+                responsive: true,
+                showLessItems: true,
+                pageSizeOptions: [10, 20, 50],
+                showTotal: (total) => `共 ${total} 条`,
+                onChange: changePage,
+              }}
+            />
+          )
+        }
+      </QueryState>
+    </div>
+  );
+}
