@@ -4,6 +4,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN,
+  apiLogin,
   CAPTCHA,
   type Company,
   launchBrowser,
@@ -199,5 +200,35 @@ describe('sign-in screen', () => {
     await page.waitForURL('**/dashboard');
     t.assertNoErrors();
     await t.close();
+  });
+
+  it('sends a stale session to login with the service message, without the re-login dialog', async () => {
+    const company = await seedCompany(server);
+    expect((await server.api(authCalls.logout, {}, company.token)).code).toBe('200');
+    const t = await openPage(browser, server, { token: company.token });
+    t.allow(/status of 401/);
+    const { page } = t;
+    await page.goto('/wechatList/index');
+    await page.waitForURL('**/login?redirect=%2FwechatList%2Findex');
+    await see(page.locator('.ant-message-notice').getByText('登录已过期，请重新登录'));
+    expect(await page.locator('.wxc-confirm').count()).toBe(0);
+    expect((await t.context.cookies()).find((c) => c.name === TOKEN_COOKIE)).toBeUndefined();
+    t.assertNoErrors();
+    await t.close();
+  });
+
+  it('tells visitors when self-registration is closed', async () => {
+    const adminToken = await apiLogin(server, ADMIN.account, ADMIN.password);
+    expect((await server.api(authCalls.openAutoRegiste, { open: false }, adminToken)).code).toBe('200');
+    try {
+      const t = await openPage(browser, server);
+      await t.page.goto('/register');
+      await see(t.page.getByText('暂未开放自助注册，如需开通账号请联系客服。'));
+      expect(await t.page.getByRole('button', { name: '注册并登录' }).count()).toBe(0);
+      t.assertNoErrors();
+      await t.close();
+    } finally {
+      await server.api(authCalls.openAutoRegiste, { open: true }, adminToken);
+    }
   });
 });

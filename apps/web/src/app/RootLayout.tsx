@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { isRouteErrorResponse, Outlet, useMatches, useNavigate, useRouteError } from 'react-router';
+import { useSettings } from '../stores/settings';
 import { useSite } from '../stores/site';
 import { registerNavigate } from './navigate';
 import { pageTitle } from './page-title';
@@ -24,8 +25,13 @@ export function RootLayout() {
   const navigate = useNavigate();
   const handle = useRouteMeta();
   const productTitle = useSite((s) => s.productTitle);
+  const theme = useSettings((s) => s.theme);
 
   useEffect(() => registerNavigate(navigate), [navigate]);
+  // The theme colour reaches the plain-CSS screens (sign-in, 404) too, not only antd.
+  useEffect(() => {
+    document.documentElement.style.setProperty('--wxc-primary', theme);
+  }, [theme]);
   useEffect(() => {
     document.title = pageTitle(handle?.meta.title, productTitle);
   }, [handle, productTitle]);

@@ -64,10 +64,6 @@ export default function Shell() {
   useResponsive();
   useVisitedTabs(handle);
 
-  useEffect(() => {
-    document.documentElement.style.setProperty('--wxc-primary', theme);
-  }, [theme]);
-
   // On a phone, following a menu link closes the sidebar.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on navigation only.
   useEffect(() => {
