@@ -18,6 +18,8 @@ import { createAuditService } from './modules/audit/service.js';
 import { registerAuthRoutes } from './modules/auth/routes.js';
 import { createAuthService } from './modules/auth/service.js';
 import { createSessionService, tokenFromHeader } from './modules/auth/sessions.js';
+import { registerCallbackRoutes } from './modules/callbacks/routes.js';
+import { type CallbackService, createCallbackService } from './modules/callbacks/service.js';
 import { type CaptchaGenerator, createCaptchaService } from './modules/captcha/service.js';
 import { registerCatalogueRoutes } from './modules/catalogue/routes.js';
 import { createCatalogueService } from './modules/catalogue/service.js';
@@ -48,6 +50,12 @@ export interface BuildOptions {
   /** Per-IP limit of captcha, SMS and login calls per minute. */
   sensitiveRateLimit?: number;
   housekeeping?: boolean;
+  /** Runs the callback delivery worker (default true; tests may drive deliveries themselves). */
+  callbackWorker?: boolean;
+  /** Waits between callback attempts (default: 5 s … 40 min, 8 attempts); tests use short ones. */
+  callbackRetryDelaysMs?: number[];
+  /** Per-attempt callback timeout (default 5 s). */
+  callbackTimeoutMs?: number;
 }
 
 /** Builds the whole service from its config and database. main.ts and the tests both use it. */
@@ -161,6 +169,17 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   // ---- messaging gateway: live events, callbacks, records, statistics, catalogue, provider
   const bus = opts.bus ?? createLocalBus();
   app.addHook('onClose', () => bus.close());
+  const callbacks = createCallbackService({
+    db,
+    log: app.log,
+    bus,
+    allowPrivate: config.callbackAllowPrivate,
+    retryDelaysMs: opts.callbackRetryDelaysMs,
+    timeoutMs: opts.callbackTimeoutMs,
+  });
+  registerCallbackRoutes(route, callbacks);
+  if (opts.callbackWorker ?? true) app.addHook('onReady', async () => callbacks.start());
+  app.addHook('onClose', () => callbacks.stop()); // before the bus closes (hooks run in reverse)
 
   // records, statistics and the online tester's catalogue: read-only views of the gateway's tables
   const records = createRecordService(db);
@@ -178,6 +197,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     packages,
     orders,
     apiAccounts,
+    callbacks,
     records,
     statistics,
     catalogue,
@@ -207,6 +227,7 @@ export interface Services {
   records: ReturnType<typeof createRecordService>;
   statistics: ReturnType<typeof createStatisticsService>;
   catalogue: ReturnType<typeof createCatalogueService>;
+  callbacks: CallbackService;
 }
 
 declare module 'fastify' {

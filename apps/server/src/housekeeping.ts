@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from './db/schema.js';
 import * as sessions from './modules/auth/repo.js';
+import * as callbacks from './modules/callbacks/repo.js';
 import * as captchas from './modules/captcha/repo.js';
 import * as orders from './modules/orders/repo.js';
 import * as sms from './modules/sms/repo.js';
@@ -16,6 +17,7 @@ export async function sweep(db: Kysely<DB>, now = Date.now()): Promise<void> {
   await sessions.deleteLoginFailuresBefore(db, now - DAY);
   await sessions.deleteSessionsEndedBefore(db, now - 30 * DAY);
   await orders.expireOverdue(db, now);
+  await callbacks.deleteSettledBefore(db, now - 30 * DAY); // delivered or failed, with their attempts
 }
 
 export function startHousekeeping(db: Kysely<DB>, log: FastifyBaseLogger, everyMs = HOUR): () => void {

@@ -5,7 +5,7 @@ import type { CallDef, CallRequest, UserInfo } from '@wxc/contract';
 import { authCalls } from '@wxc/contract';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../src/app.js';
+import { type BuildOptions, buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { type Database, type Dialect, migrateToLatest, openDatabase } from '../src/db/index.js';
 import type { DB } from '../src/db/schema.js';
@@ -41,6 +41,8 @@ export interface TestApp {
 export interface CallOptions {
   token?: string;
   ip?: string;
+  /** Extra request headers (API credentials: x-app-key / x-app-secret, say). */
+  headers?: Record<string, string>;
 }
 export interface CallResult {
   status: number;
@@ -61,6 +63,15 @@ export interface TestAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Use the SMS provider the config chooses (the dev outbox) instead of capturing into `outbox`. */
   configuredSmsProvider?: boolean;
+  /** SQLite: use this file instead of ':memory:' (a second app can then reopen the same data). */
+  sqliteFile?: string;
+  /**
+   * PostgreSQL: use this existing schema (migrated if needed) instead of a fresh one; it is not
+   * dropped on close, so a second app can reopen the same data. The test drops it.
+   */
+  pgSchema?: string;
+  /** More options for buildApp (callback worker, retry delays, ...). */
+  app?: Partial<Omit<BuildOptions, 'config' | 'database'>>;
 }
 
 export async function createTestApp(
@@ -70,7 +81,9 @@ export async function createTestApp(
 ): Promise<TestApp> {
   let dropSchema: (() => Promise<void>) | undefined;
   let database: Database;
-  if (dialect === 'postgres') {
+  if (dialect === 'postgres' && options.pgSchema) {
+    database = await openDatabase({ databaseUrl: PG_URL, pgSchema: options.pgSchema });
+  } else if (dialect === 'postgres') {
     const schema = `t_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: PG_URL });
     await admin.connect();
@@ -84,7 +97,7 @@ export async function createTestApp(
       await c.end();
     };
   } else {
-    database = await openDatabase({ sqliteFile: ':memory:' });
+    database = await openDatabase({ sqliteFile: options.sqliteFile ?? ':memory:' });
   }
   await migrateToLatest(database.db);
 
@@ -115,6 +128,7 @@ export async function createTestApp(
             },
           },
         }),
+    ...options.app,
     captchaGenerator: () => {
       nextCaptcha += 1;
       return { text: `c${nextCaptcha}x`, data: '<svg/>' };
@@ -141,7 +155,7 @@ export async function createTestApp(
         ...(def.method === 'GET'
           ? { query: (input ?? {}) as Record<string, string> }
           : { payload: (input ?? {}) as object }),
-        headers: opts.token ? { authorization: opts.token } : {},
+        headers: { ...(opts.token ? { authorization: opts.token } : {}), ...opts.headers },
         remoteAddress: opts.ip ?? '127.0.0.1',
       });
       const body = res.json();
@@ -159,6 +173,22 @@ export async function createTestApp(
       await dropSchema?.();
     },
   };
+}
+
+/** Creates an empty PostgreSQL schema (for `pgSchema`); returns its name and a function dropping it. */
+export async function createPgSchema(): Promise<{ schema: string; drop: () => Promise<void> }> {
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const run = async (q: string) => {
+    const c = new pg.Client({ connectionString: PG_URL });
+    await c.connect();
+    try {
+      await c.query(q);
+    } finally {
+      await c.end();
+    }
+  };
+  await run(`create schema ${schema}`);
+  return { schema, drop: () => run(`drop schema ${schema} cascade`) };
 }
 
 /** Row counts of every table: "bad input writes nothing" compares two of these. */

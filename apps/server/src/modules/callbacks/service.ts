@@ -1,0 +1,388 @@
+import { createHmac } from 'node:crypto';
+import {
+  CALLBACK_EVENT_HEADER,
+  CALLBACK_SIGNATURE_HEADER,
+  CALLBACK_TIMESTAMP_HEADER,
+  type CallbackEnvelope,
+  type CallbackEventType,
+} from '@wxc/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { ApiAccountRow, CallbackEventRow, DB } from '../../db/schema.js';
+import { newId } from '../../lib/crypto.js';
+import { AppError } from '../../lib/errors.js';
+import { assertCallbackUrlAllowed } from '../../lib/url-guard.js';
+import * as accounts from '../api-accounts/repo.js';
+import type { ApiCaller } from '../api-auth/service.js';
+import type { EventBus } from '../events/bus.js';
+import * as repo from './repo.js';
+import type { CallbackEventInput, CallbackSink } from './types.js';
+import { createDeliveryWorker } from './worker.js';
+
+/**
+ * Waits after failed attempts 1..7; the 8th failure in a row marks the event failed. About an hour
+ * from the first attempt to the last (the contract promises "最多 8 次，约 1 小时").
+ */
+export const DEFAULT_RETRY_DELAYS_MS = [5_000, 30_000, 60_000, 120_000, 300_000, 900_000, 2_400_000];
+export const CALLBACK_TIMEOUT_MS = 5_000;
+
+/** x-wx-signature: hex(HMAC-SHA256(key = the sub-account's secret hash, `${timestamp}.${body}`)). */
+export function signCallback(secretHash: string, timestamp: number | string, body: string): string {
+  return createHmac('sha256', secretHash).update(`${timestamp}.${body}`).digest('hex');
+}
+
+export interface CallbackServiceDeps {
+  db: Kysely<DB>;
+  log: FastifyBaseLogger;
+  bus: EventBus;
+  /** Operator config: callback URLs may reach private / loopback addresses. */
+  allowPrivate: boolean;
+  retryDelaysMs?: number[] | undefined;
+  fetchImpl?: typeof fetch | undefined;
+  /** Per attempt (default 5 s). */
+  timeoutMs?: number | undefined;
+  /** Deliveries in flight per process (default 16). */
+  concurrency?: number | undefined;
+  /** Longest idle sleep of the worker (default 2 s): bounds how late another process's event is seen. */
+  maxIdleMs?: number | undefined;
+}
+
+type Outcome = repo.AttemptOutcome;
+const isOk = (o: Outcome) => o.statusCode !== null && o.statusCode >= 200 && o.statusCode < 300;
+
+export interface Delivery {
+  eventId: string;
+  type: CallbackEventType;
+  account: string;
+  subAccountId: string;
+  url: string;
+  status: CallbackEventRow['status'];
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  nextAttemptAt: number | null;
+  createdAt: number;
+  deliveredAt: number | null;
+}
+
+export function toDelivery(row: CallbackEventRow): Delivery {
+  return {
+    eventId: row.id,
+    type: row.type as CallbackEventType,
+    account: row.wxid,
+    subAccountId: row.api_account_id,
+    url: row.url,
+    status: row.status,
+    attempts: row.attempts,
+    lastStatusCode: row.last_status_code,
+    lastError: row.last_error,
+    nextAttemptAt: row.status === 'pending' ? row.next_attempt_at : null,
+    createdAt: row.created_at,
+    deliveredAt: row.delivered_at,
+  };
+}
+
+/** A person-readable reason an attempt got no HTTP answer. */
+function describeError(err: unknown, timeoutMs: number): string {
+  if (err instanceof AppError) return err.message;
+  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return `超时：${timeoutMs / 1000} 秒内未响应`;
+  const code = e?.cause?.code;
+  if (code === 'ECONNREFUSED') return '连接被拒绝（ECONNREFUSED），对方服务未启动或端口未开放';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return '无法解析回调地址的域名';
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return '连接被对方重置';
+  if (code?.startsWith('ERR_TLS') || code?.includes('CERT')) return `TLS 证书错误（${code}）`;
+  return `请求失败：${code ?? e?.cause?.message ?? e?.message ?? String(err)}`.slice(0, 300);
+}
+
+export function createCallbackService(deps: CallbackServiceDeps) {
+  const { db, log, bus, allowPrivate } = deps;
+  const delays = deps.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+  const maxAttempts = delays.length + 1;
+  const fetchImpl = deps.fetchImpl ?? fetch;
+  const timeoutMs = deps.timeoutMs ?? CALLBACK_TIMEOUT_MS;
+
+  /** One POST of `payload` to `url`, signed; never throws. */
+  async function post(url: string, eventId: string, payload: string, secretHash: string): Promise<Outcome> {
+    const at = Date.now();
+    const started = performance.now();
+    const done = (statusCode: number | null, error: string | null): Outcome => ({
+      statusCode,
+      error,
+      durationMs: performance.now() - started,
+      at,
+    });
+    try {
+      // Again before every attempt: what the host resolves to may have changed since it was saved.
+      await assertCallbackUrlAllowed(url, { allowPrivate });
+      const timestamp = Math.floor(Date.now() / 1000);
+      const res = await fetchImpl(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'wxc-callback/1',
+          [CALLBACK_EVENT_HEADER]: eventId,
+          [CALLBACK_TIMESTAMP_HEADER]: String(timestamp),
+          [CALLBACK_SIGNATURE_HEADER]: signCallback(secretHash, timestamp, payload),
+        },
+        body: payload,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      await res.body?.cancel().catch(() => {});
+      if (res.status >= 300 && res.status < 400)
+        return done(res.status, `HTTP ${res.status} 重定向：回调不跟随重定向，请直接填写最终地址`);
+      return done(res.status, res.status >= 200 && res.status < 300 ? null : `HTTP ${res.status}`);
+    } catch (err) {
+      return done(null, describeError(err, timeoutMs));
+    }
+  }
+
+  const publish = (row: { company_id: string; id: string }, status: string) =>
+    bus.publish({ kind: 'callback', companyId: row.company_id, eventId: row.id, status });
+
+  /** Attempts a claimed event once and settles it: delivered, retry later, or failed. */
+  async function deliverClaimed(event: CallbackEventRow): Promise<void> {
+    const token = event.locked_until;
+    const account = await accounts.find(db, event.company_id, event.api_account_id);
+    const outcome = account
+      ? await post(event.url, event.id, event.payload, account.secret_hash)
+      : { statusCode: null, error: '子账号不存在', durationMs: 0, at: Date.now() };
+    const status = await db.transaction().execute(async (trx) => {
+      await repo.recordAttempt(trx, event.id, outcome);
+      const now = Date.now();
+      if (isOk(outcome)) {
+        const won = await repo.settle(trx, event.id, token, {
+          status: 'delivered',
+          next_attempt_at: null,
+          delivered_at: now,
+        });
+        return won ? 'delivered' : null;
+      }
+      // Failures in a row; modulo the budget, so a replay of a failed event gets a fresh schedule.
+      const step = (await repo.trailingFailures(trx, event.id)) % maxAttempts;
+      const giveUp = step === 0 || !account;
+      const won = await repo.settle(trx, event.id, token, {
+        status: giveUp ? 'failed' : 'pending',
+        next_attempt_at: giveUp ? null : now + (delays[step - 1] ?? 0),
+      });
+      return won ? (giveUp ? 'failed' : 'pending') : null;
+    });
+    if (status) publish(event, status);
+    if (status === 'failed') log.warn({ eventId: event.id, error: outcome.error }, 'callback given up');
+  }
+
+  const worker = createDeliveryWorker({
+    db,
+    log,
+    deliver: deliverClaimed,
+    concurrency: deps.concurrency ?? 16,
+    lockMs: Math.max(60_000, timeoutMs * 4),
+    maxIdleMs: deps.maxIdleMs ?? 2_000,
+  });
+
+  /** The sub-account's own URL, else the company default; null when neither is set. */
+  async function urlFor(companyId: string, account: ApiAccountRow): Promise<string | null> {
+    if (account.callback_url) return account.callback_url;
+    return (await accounts.findSettings(db, companyId))?.default_callback_url ?? null;
+  }
+
+  /** The sub-account a call acts on: the caller's own, or (console) the one named, of the company. */
+  async function target(caller: ApiCaller, subAccountId: string | undefined): Promise<ApiAccountRow> {
+    let id: string;
+    if (caller.subAccountId) {
+      if (subAccountId && subAccountId !== caller.subAccountId)
+        throw new AppError('NOT_FOUND', '子账号不存在');
+      id = caller.subAccountId;
+    } else {
+      if (!subAccountId) throw new AppError('BAD_REQUEST', '请提供子账号编号 subAccountId');
+      id = subAccountId;
+    }
+    const row = await accounts.find(db, caller.companyId, id);
+    if (!row) throw new AppError('NOT_FOUND', '子账号不存在');
+    if (row.status !== 'active') throw new AppError('CONFLICT', '该子账号已回收');
+    return row;
+  }
+
+  const scopeOf = (caller: ApiCaller): repo.Scope => ({
+    companyId: caller.companyId,
+    subAccountId: caller.subAccountId,
+  });
+
+  async function own(caller: ApiCaller, eventId: string): Promise<CallbackEventRow> {
+    const row = await repo.findScoped(db, scopeOf(caller), eventId);
+    if (!row) throw new AppError('NOT_FOUND', '事件不存在');
+    return row;
+  }
+
+  function envelope(
+    eventId: string,
+    type: CallbackEventType,
+    wxid: string,
+    subAccountId: string,
+    data: Record<string, unknown>,
+    now: number,
+  ): string {
+    const body: CallbackEnvelope = {
+      eventId,
+      type,
+      account: wxid,
+      subAccountId,
+      timestamp: Math.floor(now / 1000),
+      data,
+    };
+    return JSON.stringify(body);
+  }
+
+  async function store(input: CallbackEventInput, url: string): Promise<string> {
+    const id = newId();
+    const now = Date.now();
+    await repo.insertEvent(db, {
+      id,
+      company_id: input.companyId,
+      api_account_id: input.subAccountId,
+      wxid: input.wxid,
+      type: input.type,
+      payload: envelope(id, input.type, input.wxid, input.subAccountId, input.data, now),
+      url,
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: now,
+      locked_until: 0,
+      last_status_code: null,
+      last_error: null,
+      created_at: now,
+      delivered_at: null,
+    });
+    publish({ company_id: input.companyId, id }, 'pending');
+    worker.wake();
+    return id;
+  }
+
+  const testData = () => ({ message: '这是一条测试事件，收到即表示回调配置正确' });
+
+  const sink: CallbackSink = {
+    async emit(input) {
+      const account = await accounts.find(db, input.companyId, input.subAccountId);
+      if (!account) {
+        log.warn({ subAccountId: input.subAccountId }, 'callback for an unknown sub-account dropped');
+        return null;
+      }
+      const url = await urlFor(input.companyId, account);
+      return url ? store(input, url) : null;
+    },
+  };
+
+  return {
+    ...sink,
+
+    /** Starts delivering (picks up pending events left by earlier runs). */
+    start: () => worker.start(),
+    /** Stops claiming; waits for deliveries in flight. */
+    stop: () => worker.stop(),
+
+    async list(
+      caller: ApiCaller,
+      input: {
+        page: number;
+        pageSize: number;
+        status?: CallbackEventRow['status'] | undefined;
+        wxid?: string | undefined;
+        subAccountId?: string | undefined;
+      },
+    ) {
+      const { rows, total } = await repo.list(db, scopeOf(caller), input, input.page, input.pageSize);
+      return { list: rows.map(toDelivery), total, page: input.page, pageSize: input.pageSize };
+    },
+
+    async attempts(caller: ApiCaller, eventId: string) {
+      const row = await own(caller, eventId);
+      const attempts = await repo.attemptsOf(db, row.id);
+      return {
+        event: toDelivery(row),
+        payload: row.payload,
+        attempts: attempts.map((a) => ({
+          attempt: a.attempt,
+          statusCode: a.status_code,
+          error: a.error,
+          durationMs: a.duration_ms,
+          at: a.created_at,
+        })),
+      };
+    },
+
+    /** Delivers the same eventId and payload again, to the sub-account's current URL. */
+    async replay(caller: ApiCaller, eventId: string) {
+      const row = await own(caller, eventId);
+      const account = await accounts.find(db, row.company_id, row.api_account_id);
+      const url = account ? await urlFor(row.company_id, account) : null;
+      if (!url)
+        throw new AppError('BAD_REQUEST', '该子账号未设置回调地址（公司也没有默认回调地址），无法重新投递');
+      await repo.requeue(db, row.id, url, Date.now());
+      publish(row, 'pending');
+      worker.wake();
+      return toDelivery((await repo.findEvent(db, row.id))!);
+    },
+
+    /** Queues a `test` event to the sub-account's current URL. */
+    async sendTest(caller: ApiCaller, subAccountId: string | undefined) {
+      const account = await target(caller, subAccountId);
+      const url = await urlFor(caller.companyId, account);
+      if (!url) throw new AppError('BAD_REQUEST', '该子账号未设置回调地址（公司也没有默认回调地址）');
+      const id = await store(
+        { companyId: caller.companyId, subAccountId: account.id, wxid: '', type: 'test', data: testData() },
+        url,
+      );
+      return toDelivery((await repo.findEvent(db, id))!);
+    },
+
+    /**
+     * One more delivery of an event, same eventId and payload, right away (for customers testing
+     * their dedupe). Logged as an attempt; the event's status and schedule are left alone.
+     */
+    async duplicate(caller: ApiCaller, eventId: string) {
+      const row = await own(caller, eventId);
+      const account = await accounts.find(db, row.company_id, row.api_account_id);
+      if (!account) throw new AppError('NOT_FOUND', '子账号不存在');
+      worker.track(
+        (async () => {
+          const outcome = await post(row.url, row.id, row.payload, account.secret_hash);
+          await repo.recordAttempt(db, row.id, outcome);
+          const latest = await repo.findEvent(db, row.id);
+          if (latest) publish(latest, latest.status);
+        })(),
+      );
+      return { ok: true as const };
+    },
+
+    /**
+     * Sets a sub-account's callback URL: SSRF rules, then a signed `test` delivery that must answer
+     * 2xx within the timeout; only then is it saved (and pending events follow it).
+     */
+    async resetCallbackUrl(caller: ApiCaller, subAccountId: string | undefined, callbackUrl: string) {
+      const account = await target(caller, subAccountId);
+      await assertCallbackUrlAllowed(callbackUrl, { allowPrivate });
+      const eventId = newId();
+      const payload = envelope(eventId, 'test', '', account.id, testData(), Date.now());
+      const outcome = await post(callbackUrl, eventId, payload, account.secret_hash);
+      if (!isOk(outcome) || outcome.statusCode === null) {
+        const why = outcome.statusCode !== null ? `返回 HTTP ${outcome.statusCode}` : outcome.error;
+        throw new AppError(
+          'BAD_REQUEST',
+          `回调地址测试失败：${why}。地址未保存，请确认它能在 ${timeoutMs / 1000} 秒内对 POST 请求返回 2xx`,
+        );
+      }
+      await accounts.update(db, account.company_id, account.id, {
+        callback_url: callbackUrl,
+        updated_at: Date.now(),
+      });
+      await repo.repointPending(db, account.id, callbackUrl);
+      return {
+        callbackUrl,
+        test: { statusCode: outcome.statusCode, durationMs: Math.round(outcome.durationMs) },
+      };
+    },
+  };
+}
+
+export type CallbackService = ReturnType<typeof createCallbackService>;

@@ -1,0 +1,117 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { CallbackEventRow, DB } from '../../db/schema.js';
+import * as repo from './repo.js';
+
+export interface WorkerOptions {
+  db: Kysely<DB>;
+  log: FastifyBaseLogger;
+  /** Delivers one claimed event and settles it; never rejects. */
+  deliver(event: CallbackEventRow): Promise<void>;
+  /** Deliveries in flight at most. */
+  concurrency: number;
+  /** How long a claim holds an event: longer than any attempt can take. */
+  lockMs: number;
+  /** Longest sleep: events queued by other processes are noticed within this. */
+  maxIdleMs: number;
+}
+
+/**
+ * The outbox worker: claims due events and hands them to `deliver`, at most `concurrency` at once.
+ * It sleeps until the next event falls due, a local wake-up (a new event, a finished delivery) or
+ * `maxIdleMs`, whichever comes first: no polling storm, and other processes' events are not missed.
+ */
+export function createDeliveryWorker(o: WorkerOptions) {
+  let started = false;
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  let timerAt = Number.POSITIVE_INFINITY;
+  let running: Promise<void> | null = null;
+  let again = false;
+  const inFlight = new Set<Promise<void>>();
+
+  function schedule(ms: number) {
+    if (!started || stopped) return;
+    const delay = Math.max(0, Math.min(ms, o.maxIdleMs));
+    const at = Date.now() + delay;
+    if (timer && timerAt <= at) return;
+    if (timer) clearTimeout(timer);
+    timerAt = at;
+    timer = setTimeout(() => {
+      timer = null;
+      timerAt = Number.POSITIVE_INFINITY;
+      void tick();
+    }, delay);
+    timer.unref();
+  }
+
+  async function pass() {
+    do {
+      again = false;
+      const free = o.concurrency - inFlight.size;
+      if (free <= 0) return; // a finishing delivery wakes the worker
+      const now = Date.now();
+      const claimed = await repo.claimDue(o.db, now, free, now + o.lockMs);
+      for (const event of claimed) track(o.deliver(event));
+      if (claimed.length === free) again = true; // there may be more due
+    } while (again && !stopped);
+    if (stopped) return;
+    const now = Date.now();
+    const next = await repo.nextDueAt(o.db, now);
+    schedule(next === null ? o.maxIdleMs : next - now);
+  }
+
+  async function tick(): Promise<void> {
+    if (!started || stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = pass().catch((err) => {
+      o.log.error({ err }, 'callback worker pass failed');
+      schedule(1000);
+    });
+    try {
+      await running;
+    } finally {
+      running = null;
+    }
+    if (again && !stopped) void tick();
+  }
+
+  function track(p: Promise<void>) {
+    const done: Promise<void> = p
+      .catch((err) => o.log.error({ err }, 'callback delivery failed'))
+      .finally(() => {
+        inFlight.delete(done);
+        schedule(0);
+      });
+    inFlight.add(done);
+  }
+
+  return {
+    start() {
+      if (started && !stopped) return;
+      started = true;
+      stopped = false;
+      void tick();
+    },
+    /** New work may be due: look now (coalesced). */
+    wake() {
+      schedule(0);
+    },
+    /** Runs `p` as an in-flight delivery (counted against concurrency, awaited by stop). */
+    track,
+    /** Stops claiming and waits for in-flight deliveries. */
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      timerAt = Number.POSITIVE_INFINITY;
+      await running;
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
+  };
+}
+
+export type DeliveryWorker = ReturnType<typeof createDeliveryWorker>;
