@@ -261,7 +261,7 @@ describe('commerce: packages, orders, sub-accounts', () => {
     await see(page.getByRole('region', { name: 'SaaS' }).getByText('当前接入方式'));
     expect(await page.getByRole('region', { name: '本地部署' }).textContent()).toContain('商务版及以上');
     const curl = (await page.getByTestId('curl-example').textContent())!;
-    expect(curl).toContain(`X-App-Key: ${remaining.appKey}`);
+    expect(curl).toContain(`x-app-key: ${remaining.appKey}`);
     expect(curl).toContain('<您的 AppSecret>');
     await page.getByRole('button', { name: '复制命令' }).click();
     expect(await readClipboard(page)).toBe(curl);
@@ -299,6 +299,7 @@ describe('commerce: packages, orders, sub-accounts', () => {
     await see(secretDialog.getByText('AppSecret 只显示这一次'));
     await see(toast(page, '申请成功'));
     const appKey = (await secretDialog.getByTestId('secret-app-key').textContent())!;
+    const appSecret = (await secretDialog.getByTestId('secret-app-secret').textContent())!;
     // Closing before copying asks first.
     await secretDialog.getByRole('button', { name: '我已保存' }).click();
     const ask = page.locator('.ant-modal-confirm').filter({ hasText: '还没有复制 AppSecret' });
@@ -313,6 +314,25 @@ describe('commerce: packages, orders, sub-accounts', () => {
     await see(page.getByText('共 1 个子账号'));
     expect(await page.getByTestId('quota-allocated').textContent()).toBe('5');
     expect(await page.getByTestId('curl-example').textContent()).toContain(appKey);
+    // The example works as printed, once the placeholder is replaced by the secret saved above.
+    const curl = (await page.getByTestId('curl-example').textContent())!;
+    const headers = Object.fromEntries(
+      [...curl.matchAll(/-H '([^:]+): ([^']*)'/g)].map((m) => [
+        m[1]!,
+        m[2]!.replace('<您的 AppSecret>', appSecret),
+      ]),
+    );
+    const url = /curl -X POST '([^']+)'/.exec(curl)![1]!;
+    const called = (await (await fetch(url, { method: 'POST', headers, body: '{}' })).json()) as {
+      code: string;
+    };
+    expect(called.code).toBe('200');
+    const wrong = await fetch(url, {
+      method: 'POST',
+      headers: { ...headers, 'x-app-secret': 'sk_wrong' },
+      body: '{}',
+    });
+    expect(wrong.status).toBe(401);
     const again = await server.api(accountCalls.applyApis, {}, company.token);
     expect(again.data).toEqual({ created: false, credentials: null });
 

@@ -115,8 +115,8 @@ describe('buildCurlExample', () => {
       [
         "curl -X POST 'https://api.example.com/api/msg/getQrCode'",
         "  -H 'Content-Type: application/json'",
-        "  -H 'X-App-Key: ak_123'",
-        `  -H 'X-App-Secret: ${SECRET_PLACEHOLDER}'`,
+        "  -H 'x-app-key: ak_123'",
+        `  -H 'x-app-secret: ${SECRET_PLACEHOLDER}'`,
         "  -d '{}'",
       ].join(' \\\n'),
     );
@@ -128,7 +128,7 @@ describe('buildCurlExample', () => {
       path: '/api/msg/sendMsgText',
       body: { content: "it's" },
     });
-    expect(text).toContain("X-App-Key: <您的 AppKey>'");
+    expect(text).toContain("x-app-key: <您的 AppKey>'");
     expect(text).toContain(`-d '{"content":"it'\\''s"}'`);
   });
 

@@ -1,4 +1,4 @@
-import { EXPIRING_SOON_DAYS } from '@wxc/contract/constants';
+import { API_KEY_HEADER, API_SECRET_HEADER, EXPIRING_SOON_DAYS } from '@wxc/contract/constants';
 import {
   ACCESS_MODE_MIN_TIER,
   type AccountTypeValue,
@@ -93,9 +93,9 @@ export function parseIpList(text: string): string[] {
   return [...seen];
 }
 
-/** Header names programs use with API credentials (the `/api/msg/*` calls). */
-export const APP_KEY_HEADER = 'X-App-Key';
-export const APP_SECRET_HEADER = 'X-App-Secret';
+/** Header names programs use with API credentials (the `/api/msg/*` calls), from the contract. */
+export const APP_KEY_HEADER = API_KEY_HEADER;
+export const APP_SECRET_HEADER = API_SECRET_HEADER;
 export const SECRET_PLACEHOLDER = '<您的 AppSecret>';
 export const APP_KEY_PLACEHOLDER = '<您的 AppKey>';
 
