@@ -191,6 +191,24 @@ describe('request: "403" for a token already given up', () => {
   });
 });
 
+describe('request: "403" without a session', () => {
+  it('rejects without asking when no token was sent', async () => {
+    const t = setup();
+    t.fetch.mockResolvedValue(jsonResponse({ code: '403', message: '请先登录', data: null }, 401));
+    await expect(t.call(authCalls.refreshLoginInfo, {})).rejects.toMatchObject({ code: '403' });
+    await flush();
+    expect(t.ui.confirm).not.toHaveBeenCalled();
+  });
+
+  it('sends an explicit token instead of the stored one', async () => {
+    const t = setup();
+    t.fetch.mockResolvedValue(jsonResponse({ code: '200', message: '', data: null }));
+    await t.call(authCalls.logout, {}, { token: 'given-up' });
+    const init = t.fetch.mock.calls[0]![1];
+    expect((init?.headers ?? {}) as Record<string, string>).toHaveProperty('Authorization', 'given-up');
+  });
+});
+
 describe('request: logged-out codes 50008/50012/50014', () => {
   for (const code of ['50008', '50012', '50014']) {
     it(`${code}: toast and one logged-out confirm; confirm resets the token and reloads`, async () => {

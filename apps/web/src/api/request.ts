@@ -10,7 +10,7 @@ import { ErrorCatalogue, LOGGED_OUT_CODES, OK_CODE } from '@wxc/contract/errors'
  * - envelope `{code, message, data}`; only the string "200" is success (the body is read whatever
  *   the HTTP status, since the service answers errors with a matching 4xx/5xx status);
  * - "403": one re-login confirm at a time; confirm logs out and goes to /login; the promise rejects
- *   (no confirm when the call was sent with a token that is no longer the stored one: after logout);
+ *   (no confirm when the call was sent without a token, or with one that is no longer the stored one);
  * - a message containing 秒没: a 5 s error saying the code was sniped;
  * - 50008/50012/50014: the message toast plus one "you have been logged out" confirm; confirm resets
  *   the token and reloads;
@@ -88,6 +88,8 @@ export interface CallOptions {
    */
   quiet?: boolean;
   signal?: AbortSignal;
+  /** Send this token instead of the stored one (logout sends the token it is giving up). */
+  token?: string;
 }
 
 export type Call = <C extends CallDef>(
@@ -165,8 +167,9 @@ export function createRequester(deps: RequestDeps): { call: Call } {
     const text = message || TEXT.fallback;
     if (quiet) return new ApiError(text, 'business', code, status);
     if (code === UNAUTHENTICATED_CODE) {
-      // Sent with a token that has since been given up (logout, another login): nothing to ask.
-      if (sentToken === deps.session.getToken()) void askRelogin();
+      // Only a session that was live when the call left can have timed out: a call sent without a
+      // token, or with one given up since (logout, another login), has nothing to ask.
+      if (sentToken && sentToken === deps.session.getToken()) void askRelogin();
     } else if (text.includes(TEXT.snipedMarker)) {
       toast(TEXT.sniped);
       return new ApiError(TEXT.sniped, 'business', code, status);
@@ -189,7 +192,7 @@ export function createRequester(deps: RequestDeps): { call: Call } {
       fail(new ApiError(parsed.error.issues[0]?.message ?? TEXT.badInput, 'invalid-input'), quiet);
     }
     const headers: Record<string, string> = { Accept: 'application/json' };
-    const token = deps.session.getToken();
+    const token = options.token ?? deps.session.getToken();
     if (token) headers.Authorization = token;
     let url = baseUrl + def.path;
     let body: string | undefined;

@@ -2,15 +2,17 @@ import * as authCalls from '@wxc/contract/calls/auth';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import { call } from '../api/client';
-import { logoutLocal } from '../stores/session';
+import { getToken, logoutLocal } from '../stores/session';
 
 /**
- * Logout: the service revokes the token first (a failure there must not keep anyone logged in
- * here), then the console forgets token, roles, cookie, cache, session storage and tabs.
+ * Logout: the console forgets token, roles, cookie, cache, session storage and tabs at once (so a
+ * page's call refused meanwhile can't ask to "log in again"), then the service revokes the token
+ * it was given; a failure there must not keep anyone logged in here.
  */
 export async function logout(): Promise<void> {
-  await call(authCalls.logout, {}, { quiet: true }).catch(() => undefined);
+  const token = getToken();
   logoutLocal();
+  if (token) await call(authCalls.logout, {}, { quiet: true, token }).catch(() => undefined);
 }
 
 export function useLogout() {
