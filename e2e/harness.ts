@@ -296,10 +296,11 @@ export async function openPage(
   };
 }
 
-export async function screenshot(page: Page, name: string): Promise<string> {
+/** Saves a PNG to e2e/artifacts/. `fullPage: false` for overlays that a resize would close. */
+export async function screenshot(page: Page, name: string, fullPage = true): Promise<string> {
   mkdirSync(ARTIFACTS, { recursive: true });
   const file = path.join(ARTIFACTS, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
+  await page.screenshot({ path: file, fullPage });
   return file;
 }
 

@@ -130,7 +130,8 @@ describe('screenshots', () => {
         await page.getByRole('menuitem', { name: '我的API' }).click();
         await page.waitForURL('**/myAPI/index');
         await page.locator('.tags-view .tag[data-path="/myAPI/index"]').click({ button: 'right' });
-        await screenshot(page, `tags-menu-${label}`);
+        await see(page.locator('.tags-contextmenu'));
+        await screenshot(page, `tags-menu-${label}`, false);
         await page.mouse.click(700, 700);
         await page.getByRole('button', { name: 'API 信息' }).click();
         await settle(page);

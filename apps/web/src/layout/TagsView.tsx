@@ -37,10 +37,15 @@ export function TagsView() {
   useEffect(() => {
     if (!menu) return;
     const close = () => setMenu(null);
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') close();
+    };
+    window.addEventListener('keydown', onKey);
     window.addEventListener('click', close);
     window.addEventListener('scroll', close, true);
     window.addEventListener('resize', close);
     return () => {
+      window.removeEventListener('keydown', onKey);
       window.removeEventListener('click', close);
       window.removeEventListener('scroll', close, true);
       window.removeEventListener('resize', close);
