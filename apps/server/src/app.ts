@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
+import { MEDIA_MAX_BYTES } from '@wxc/contract';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import type { ZodType } from 'zod';
@@ -12,7 +14,7 @@ import { installErrorHandler } from './lib/error-handler.js';
 import { createRouter } from './lib/http.js';
 import { RequestValidationError } from './lib/validation.js';
 import { registerApiAccountRoutes } from './modules/api-accounts/routes.js';
-import { createApiAccountService, noSlotsInUse } from './modules/api-accounts/service.js';
+import { createApiAccountService } from './modules/api-accounts/service.js';
 import { createApiAuth } from './modules/api-auth/service.js';
 import { createAuditService } from './modules/audit/service.js';
 import { registerAuthRoutes } from './modules/auth/routes.js';
@@ -24,16 +26,25 @@ import { type CaptchaGenerator, createCaptchaService } from './modules/captcha/s
 import { registerCatalogueRoutes } from './modules/catalogue/routes.js';
 import { createCatalogueService } from './modules/catalogue/service.js';
 import { createLocalBus, type EventBus } from './modules/events/bus.js';
+import { registerEventRoutes } from './modules/events/routes.js';
+import { registerMediaRoutes } from './modules/media/routes.js';
+import { createMediaService } from './modules/media/service.js';
+import * as messagingRepo from './modules/messaging/repo.js';
+import { registerMessagingRoutes } from './modules/messaging/routes.js';
+import { createGateway } from './modules/messaging/service.js';
 import { createOrderService } from './modules/orders/service.js';
 import { registerPackageRoutes } from './modules/packages/routes.js';
 import { createPackageService } from './modules/packages/service.js';
 import { registerRecordRoutes } from './modules/records/routes.js';
 import { createRecordService } from './modules/records/service.js';
 import { createSettingsService } from './modules/settings/service.js';
+import { createSimulator } from './modules/sim/provider.js';
+import { registerSimulatorRoutes } from './modules/sim/routes.js';
 import { devOutboxProvider, type SmsProvider } from './modules/sms/provider.js';
 import { createSmsService } from './modules/sms/service.js';
 import { registerStatisticsRoutes } from './modules/statistics/routes.js';
 import { createStatisticsService } from './modules/statistics/service.js';
+import { localStorage } from './modules/storage/local.js';
 import { registerSystemRoutes } from './modules/system/routes.js';
 import { registerConsole } from './web.js';
 
@@ -50,6 +61,8 @@ export interface BuildOptions {
   /** Per-IP limit of captcha, SMS and login calls per minute. */
   sensitiveRateLimit?: number;
   housekeeping?: boolean;
+  /** Runs the gateway's sweeper (QR expiry, account expiry, stray send queues); default true. */
+  gatewayWorker?: boolean;
   /** Runs the callback delivery worker (default true; tests may drive deliveries themselves). */
   callbackWorker?: boolean;
   /** Waits between callback attempts (default: 5 s … 40 min, 8 attempts); tests use short ones. */
@@ -121,7 +134,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     global: true,
     max: config.rateLimitPerMinute,
     timeWindow: 60_000,
-    allowList: (req) => req.url === '/healthz' || req.url === '/readyz',
+    // API calls are what can be abused; the console's static files (dozens per page) are not limited.
+    allowList: (req) => !req.url.startsWith('/api/'),
   });
   if (config.corsOrigins.length > 0) {
     // Same-origin only unless the operator lists other origins; imported lazily as few need it.
@@ -160,7 +174,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     db,
     packages,
     audit,
-    usage: noSlotsInUse,
+    usage: (companyId) => messagingRepo.onlineBySubAccount(db, companyId),
     allowPrivateCallbacks: config.callbackAllowPrivate,
   });
   registerPackageRoutes(route, packages, orders, apiAccounts);
@@ -189,6 +203,34 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerStatisticsRoutes(route, statistics);
   registerCatalogueRoutes(route, catalogue);
 
+  // the gateway and its provider (the simulator), media files and their signed links
+  await app.register(multipart, { limits: { fileSize: MEDIA_MAX_BYTES, files: 1, fields: 5 } });
+  const media = createMediaService(db, localStorage(config.dataDir), config.publicUrl);
+  const simulator = createSimulator({
+    db,
+    log: app.log,
+    media,
+    publicUrl: config.publicUrl,
+    replyDelayMs: config.messaging.simReplyDelayMs,
+    chatterIntervalMs: config.messaging.simChatterMs,
+  });
+  const gateway = createGateway({
+    db,
+    log: app.log,
+    bus,
+    callbacks,
+    provider: simulator.provider,
+    media,
+    qrTtlMs: config.messaging.qrTtlMs,
+    sendIntervalMs: config.messaging.sendIntervalMs,
+  });
+  registerMessagingRoutes(route, gateway, media);
+  registerMediaRoutes(app, media);
+  registerSimulatorRoutes(app, route, gateway, simulator);
+  registerEventRoutes(app, bus, (req) => sessions.authenticate(tokenFromHeader(req.headers.authorization)));
+  if (opts.gatewayWorker ?? true) app.addHook('onReady', async () => gateway.start());
+  app.addHook('onClose', () => gateway.stop());
+
   app.decorate('services', {
     db,
     bus,
@@ -201,6 +243,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     records,
     statistics,
     catalogue,
+    media,
+    gateway,
+    simulator,
   });
 
   await registerConsole(app, config.webDistDir);
@@ -228,6 +273,9 @@ export interface Services {
   statistics: ReturnType<typeof createStatisticsService>;
   catalogue: ReturnType<typeof createCatalogueService>;
   callbacks: CallbackService;
+  media: ReturnType<typeof createMediaService>;
+  gateway: ReturnType<typeof createGateway>;
+  simulator: ReturnType<typeof createSimulator>;
 }
 
 declare module 'fastify' {

@@ -1,8 +1,13 @@
 import path from 'node:path';
+import pino from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { migrateToLatest, openDatabase } from './db/index.js';
+import { seedDemoMessaging } from './demo.js';
+import { createPostgresBus } from './modules/events/bus.js';
 import { seed } from './seed.js';
+
+const rootLogger = (config: { logLevel: string }) => pino({ level: config.logLevel });
 
 async function main() {
   const config = loadConfig();
@@ -12,7 +17,10 @@ async function main() {
   });
   await migrateToLatest(database.db);
   const report = await seed(database.db, config);
-  const app = await buildApp({ config, database });
+  const bus = config.databaseUrl
+    ? await createPostgresBus(config.databaseUrl, rootLogger(config))
+    : undefined;
+  const app = await buildApp({ config, database, ...(bus ? { bus } : {}) });
   app.addHook('onClose', () => database.close());
 
   let closing = false;
@@ -34,6 +42,11 @@ async function main() {
   }
 
   await app.listen({ port: config.port, host: config.host });
+  if (report.demo) {
+    await seedDemoMessaging(app.services).catch((err) =>
+      app.log.warn({ err }, 'demo messaging data not created'),
+    );
+  }
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${app.server.address() && typeof app.server.address() === 'object' ? (app.server.address() as { port: number }).port : config.port}`;
 
   // The start banner goes to stdout as plain text, for the person who ran `npm start`.

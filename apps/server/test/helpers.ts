@@ -223,7 +223,8 @@ export async function registerCompany(
 ): Promise<{ token: string; user: UserInfo; phone: string; password: string }> {
   const phone = opts.phone ?? uniquePhone();
   const password = opts.password ?? PASSWORD;
-  const ip = opts.ip ?? '10.1.0.1';
+  // Each company registers from its own address: the SMS per-IP hourly cap is a rule under test elsewhere.
+  const ip = opts.ip ?? `10.1.${Math.floor(phoneSeq / 250) % 250}.${(phoneSeq % 250) + 1}`;
   const sent = await t.call(
     authCalls.sendRegisterSms,
     { phone, captchaId: 'x', captchaCode: FIXED_CAPTCHA },

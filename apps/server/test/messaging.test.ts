@@ -604,6 +604,49 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
     });
   });
 
+  it('streams the company’s live events over SSE, and only to that company', async () => {
+    const c = await customerWithSubAccount(t, cat);
+    const other = await customerWithSubAccount(t, cat);
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const read = async (token: string, until: (text: string) => boolean) => {
+      const controller = new AbortController();
+      const res = await fetch(`${address}/api/events`, {
+        headers: { authorization: token },
+        signal: controller.signal,
+      });
+      expect(res.headers.get('content-type')).toContain('text/event-stream');
+      const reader = res.body!.getReader();
+      let text = '';
+      const deadline = Date.now() + 3000;
+      return {
+        async next() {
+          while (!until(text) && Date.now() < deadline) {
+            const chunk = await Promise.race([
+              reader.read(),
+              new Promise<null>((r) => setTimeout(() => r(null), 200)),
+            ]);
+            if (chunk && !chunk.done) text += new TextDecoder().decode(chunk.value);
+          }
+          controller.abort();
+          return text;
+        },
+      };
+    };
+    const mine = await read(c.token, (x) => x.includes('event: account'));
+    const theirs = await read(other.token, () => false);
+    const { account } = await loginAccount(t, { token: c.token });
+    const text = await mine.next();
+    expect(text).toContain('event: qr');
+    expect(text).toContain('"state":"confirmed"');
+    expect(text).toContain(
+      `event: account\ndata: {"kind":"account","wxid":"${account.wxid}","status":"online"}`,
+    );
+    expect(text).not.toContain('companyId');
+    expect(await theirs.next()).not.toContain(account.wxid);
+    const denied = await fetch(`${address}/api/events`);
+    expect(denied.status).toBe(401);
+  });
+
   it('statistics follow the records: online now and total', async () => {
     const c = await customerWithSubAccount(t, cat);
     await loginAccount(t, { token: c.token });

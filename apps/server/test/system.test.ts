@@ -166,6 +166,8 @@ describe.each(dialects)('system (%s)', (dialect) => {
       expect(op.operationId).toBe(call.id);
       expect(op.summary).toBe(call.summary);
       if (call.auth === 'public') expect(op.security).toBeUndefined();
+      else if (call.auth === 'api')
+        expect(op.security).toEqual([{ appKey: [], appSecret: [] }, { session: [] }]);
       else expect(op.security).toEqual([{ session: [] }]);
     }
     const ids = Object.values(doc.paths as Record<string, Record<string, { operationId?: string }>>).flatMap(

@@ -51,7 +51,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return {
     db,
     dialect: 'sqlite',
@@ -75,4 +75,25 @@ export async function migrateToLatest(db: Kysely<DB>): Promise<string[]> {
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * Kysely prepares every query anew; preparing is most of a small query's cost in SQLite. The same
+ * SQL text always yields the same statement, so prepared statements are kept and reused (safe:
+ * better-sqlite3 runs each statement to completion synchronously).
+ */
+function withStatementCache(sqlite: BetterSqlite3.Database) {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sqlText: string) {
+      let stmt = cache.get(sqlText);
+      if (!stmt) {
+        stmt = sqlite.prepare(sqlText);
+        if (cache.size >= 1000) cache.clear(); // bounded: queries with IN-lists of many lengths
+        cache.set(sqlText, stmt);
+      }
+      return stmt;
+    },
+  };
 }

@@ -227,7 +227,8 @@ export interface WxMessagesTable {
   content: string;
   /** JSON object of media fields (url, fileName, duration, …). */
   media: string | null;
-  status: 'queued' | 'sent' | 'failed';
+  /** `sending`: claimed by one process for delivery (shown to clients as queued). */
+  status: 'queued' | 'sending' | 'sent' | 'failed';
   error: string | null;
   /** Unix seconds (what clients see). */
   create_time: number;

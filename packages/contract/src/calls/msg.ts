@@ -506,7 +506,7 @@ export const resetCallbackUrl = defineCall({
   tag: TAG_MEDIA,
   summary: '设置回调地址',
   description:
-    '先向该地址投递一次 test 事件，须在 5 秒内返回 2xx 才会保存。不能指向本机、内网或链路本地地址。回调带签名头 x-wx-signature = hex(HMAC-SHA256(key = hex(SHA-256(appSecret)), `${x-wx-timestamp}.${body}`))。',
+    '先向该地址投递一次 test 事件，须在 5 秒内返回 2xx 才会保存。不能指向本机、内网或链路本地地址。回调带签名头 x-wx-signature = hex(HMAC-SHA256(key = hex(SHA-256(appSecret)), x-wx-timestamp + "." + 请求体))。',
   request: z.strictObject({ subAccountId: subAccountIdField.optional(), callbackUrl: httpUrlField }),
   response: z.object({
     callbackUrl: z.string(),

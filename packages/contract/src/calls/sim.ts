@@ -119,7 +119,12 @@ export const scanAction = defineCall({
   request: z.strictObject({
     instanceId: idField('instanceId'),
     action: z.enum(['scan', 'confirm', 'confirm_verify', 'verify', 'cancel']),
-    code: z.string().regex(/^\d{4}$/, '验证码为 4 位数字').optional(),
+    code: z
+      .string()
+      .regex(/^\d{4}$/, '验证码为 4 位数字')
+      .optional(),
   }),
-  response: z.object({ state: z.enum(['waiting', 'scanned', 'need_verify', 'confirmed', 'cancelled', 'expired']) }),
+  response: z.object({
+    state: z.enum(['waiting', 'scanned', 'need_verify', 'confirmed', 'cancelled', 'expired']),
+  }),
 });

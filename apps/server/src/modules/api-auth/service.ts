@@ -51,7 +51,7 @@ export function createApiAuth(db: Kysely<DB>) {
    */
   async function fromCredentials(req: FastifyRequest, appKey: string): Promise<ApiCaller> {
     const row = await accounts.findByAppKey(db, appKey);
-    if (!row || row.status !== 'active') throw new AppError('UNAUTHENTICATED', 'API 凭证无效或子账号已回收');
+    if (row?.status !== 'active') throw new AppError('UNAUTHENTICATED', 'API 凭证无效或子账号已回收');
     const secret = header(req, API_SECRET_HEADER);
     if (secret !== undefined) {
       if (!safeEqual(sha256(secret), row.secret_hash))

@@ -9,7 +9,14 @@ import pg from 'pg';
 export type LiveEvent =
   | { kind: 'qr'; companyId: string; instanceId: string; state: string }
   | { kind: 'account'; companyId: string; wxid: string; status: 'online' | 'offline' }
-  | { kind: 'message'; companyId: string; wxid: string; msgId: string; direction: 'in' | 'out'; status: string }
+  | {
+      kind: 'message';
+      companyId: string;
+      wxid: string;
+      msgId: string;
+      direction: 'in' | 'out';
+      status: string;
+    }
   | { kind: 'callback'; companyId: string; eventId: string; status: string }
   | { kind: 'realname'; companyId: string; status: number };
 

@@ -14,7 +14,7 @@ export function toMessage(row: WxMessageRow, wxid: string): Message {
     sender: row.sender,
     content: row.content,
     media: row.media ? (JSON.parse(row.media) as Record<string, string | number>) : null,
-    status: row.status,
+    status: row.status === 'sending' ? 'queued' : row.status,
     error: row.error,
   };
 }

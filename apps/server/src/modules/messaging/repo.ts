@@ -167,21 +167,34 @@ export const oldestQueued = (db: Kysely<DB>, accountId: string) =>
     .limit(1)
     .executeTakeFirst();
 
-/** Marks a queued message sent or failed; false when another process already did. */
-export async function finishMessage(
-  db: Kysely<DB>,
-  id: string,
-  status: 'sent' | 'failed',
-  error: string | null,
-) {
+/** Claims a queued message for delivery, so exactly one drain sends it; false when another did. */
+export async function claimMessage(db: Kysely<DB>, id: string): Promise<boolean> {
   const res = await db
     .updateTable('wx_messages')
-    .set({ status, error })
+    .set({ status: 'sending' })
     .where('id', '=', id)
     .where('status', '=', 'queued')
     .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
+
+/** Marks a claimed message sent or failed. */
+export const finishMessage = (db: Kysely<DB>, id: string, status: 'sent' | 'failed', error: string | null) =>
+  db
+    .updateTable('wx_messages')
+    .set({ status, error })
+    .where('id', '=', id)
+    .where('status', '=', 'sending')
+    .execute();
+
+/** Messages a crashed process claimed and never finished go back to the queue (at-least-once). */
+export const requeueStale = (db: Kysely<DB>, before: number) =>
+  db
+    .updateTable('wx_messages')
+    .set({ status: 'queued' })
+    .where('status', '=', 'sending')
+    .where('created_at', '<', before)
+    .execute();
 
 export const failQueued = (db: Kysely<DB>, accountId: string, error: string) =>
   db

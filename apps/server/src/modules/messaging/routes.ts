@@ -75,5 +75,10 @@ export function registerMessagingRoutes(route: Route, gateway: Gateway, media: M
 /** The last path segment of a client's file name, without control characters: a label only. */
 function baseName(name: string): string {
   const last = name.split(/[\\/]/).pop() ?? '';
-  return [...last].filter((ch) => ch.charCodeAt(0) >= 32).join('').slice(0, 128) || 'file';
+  return (
+    [...last]
+      .filter((ch) => ch.charCodeAt(0) >= 32)
+      .join('')
+      .slice(0, 128) || 'file'
+  );
 }

@@ -414,20 +414,26 @@ export function createGateway(opts: GatewayOptions) {
     timers.set(accountId, timer);
   }
 
-  /** Sends the account's queued messages in order, one per pacing interval, across processes. */
-  async function drain(accountId: string): Promise<void> {
+  /**
+   * Sends the account's queued messages in order, one per pacing interval, across processes: the
+   * send slot (wx_accounts.next_send_at) and each message are claimed with conditional updates.
+   * Returns the outcome of the messages this call sent.
+   */
+  async function drain(accountId: string, known?: WxAccountViewRow): Promise<Map<string, 'sent' | 'failed'>> {
+    const done = new Map<string, 'sent' | 'failed'>();
     try {
+      const account = known ?? (await repo.findAccountById(db, accountId));
+      if (account?.status !== 'online') return done;
       for (;;) {
-        const account = await repo.findAccountById(db, accountId);
-        if (account?.status !== 'online') return;
+        const message = await repo.oldestQueued(db, accountId);
+        if (!message) return done;
         const now = Date.now();
         if (!(await repo.claimSendSlot(db, accountId, now, opts.sendIntervalMs))) {
-          const next = (await repo.findAccountById(db, accountId))?.next_send_at ?? now;
-          if (await repo.oldestQueued(db, accountId)) schedule(accountId, next - now);
-          return;
+          const fresh = await repo.findAccountById(db, accountId);
+          if (fresh?.status === 'online') schedule(accountId, fresh.next_send_at - now);
+          return done;
         }
-        const message = await repo.oldestQueued(db, accountId);
-        if (!message) return;
+        if (!(await repo.claimMessage(db, message.id))) continue;
         const outcome = await provider
           .send(ref(account), {
             msgId: message.id,
@@ -443,30 +449,31 @@ export function createGateway(opts: GatewayOptions) {
           });
         const status = outcome.ok ? 'sent' : 'failed';
         const error = outcome.ok ? null : outcome.error;
-        if (await repo.finishMessage(db, message.id, status, error)) {
-          bus.publish({
-            kind: 'message',
-            companyId: account.company_id,
-            wxid: account.wxid,
-            msgId: message.id,
-            direction: 'out',
-            status,
-          });
-          await emitCallback({
-            companyId: account.company_id,
-            subAccountId: account.api_account_id,
-            wxid: account.wxid,
-            type: 'message_status',
-            data: { msgId: message.id, newMsgId: message.new_msg_id, peer: message.peer, status, error },
-          });
-        }
+        await repo.finishMessage(db, message.id, status, error);
+        done.set(message.id, status);
+        bus.publish({
+          kind: 'message',
+          companyId: account.company_id,
+          wxid: account.wxid,
+          msgId: message.id,
+          direction: 'out',
+          status,
+        });
+        await emitCallback({
+          companyId: account.company_id,
+          subAccountId: account.api_account_id,
+          wxid: account.wxid,
+          type: 'message_status',
+          data: { msgId: message.id, newMsgId: message.new_msg_id, peer: message.peer, status, error },
+        });
         if (opts.sendIntervalMs > 0) {
-          if (await repo.oldestQueued(db, accountId)) schedule(accountId, opts.sendIntervalMs);
-          return;
+          schedule(accountId, opts.sendIntervalMs);
+          return done;
         }
       }
     } catch (err) {
       log.error({ err, accountId }, 'send queue failed');
+      return done;
     }
   }
 
@@ -506,14 +513,13 @@ export function createGateway(opts: GatewayOptions) {
       direction: 'out',
       status: 'queued',
     });
-    await drain(account.id);
-    const after = await repo.findMessage(db, account.id, id);
+    const sent = await drain(account.id, account);
     return {
       msgId: id,
       newMsgId: row.new_msg_id,
       createTime: row.create_time,
       type: row.type,
-      status: after?.status ?? 'queued',
+      status: sent.get(id) ?? ('queued' as const),
     };
   }
 
@@ -527,6 +533,7 @@ export function createGateway(opts: GatewayOptions) {
       const row = await repo.findAccountById(db, a.id);
       if (row) await endSession(row, '账号已到期');
     }
+    await repo.requeueStale(db, now - 5 * 60_000);
     for (const a of await repo.accountsWithDueQueue(db, now)) {
       if (!timers.has(a.id)) await drain(a.id);
     }

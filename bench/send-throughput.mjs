@@ -1,0 +1,158 @@
+#!/usr/bin/env node
+// Messages per second through POST /api/msg/sendMsgText (sub-account credentials, simulator
+// provider, no pacing), with every callback delivered to a local receiver, on this machine.
+// Prints a ratio against a bare Fastify route measured in the same run (machines are noisy).
+//   npm run build && node bench/send-throughput.mjs [--seconds 10] [--concurrency 32] [--accounts 20]
+import { spawn } from 'node:child_process';
+import { createHash, createHmac } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { api, load, post, startServer } from './lib.mjs';
+
+const arg = (name, def) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : def;
+};
+const SECONDS = arg('seconds', 10);
+const CONCURRENCY = arg('concurrency', 32);
+const ACCOUNTS = arg('accounts', 20);
+
+// ---- callback receiver (verifies every signature)
+let received = 0;
+let badSignatures = 0;
+let lastCallbackAt = 0;
+let signingKey = '';
+const receiver = http.createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const body = Buffer.concat(chunks).toString();
+    const expected = createHmac('sha256', signingKey)
+      .update(`${req.headers['x-wx-timestamp']}.${body}`)
+      .digest('hex');
+    if (signingKey && expected !== req.headers['x-wx-signature']) badSignatures++;
+    received++;
+    lastCallbackAt = performance.now();
+    res.end('ok');
+  });
+});
+await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
+const receiverUrl = `http://127.0.0.1:${receiver.address().port}/callback`;
+
+// ---- baseline: a bare Fastify route
+const baselineProc = spawn(process.execPath, [path.join(import.meta.dirname, 'baseline-server.mjs')], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const baselineUrl = await new Promise((resolve) =>
+  baselineProc.stdout.on('data', (d) => resolve(String(d).match(/Console: (\S+)/)[1])),
+);
+const baseline = await load(
+  async () => (await post(`${baselineUrl}/echo`, { wxid: 'x', toWxid: 'y', content: 'hi' })).status === 200,
+  {
+    concurrency: CONCURRENCY,
+    seconds: Math.min(SECONDS, 5),
+  },
+);
+baselineProc.kill('SIGTERM');
+
+// ---- the service
+const server = await startServer({
+  ADMIN_PASSWORD: 'bench-admin-password-1',
+  CAPTCHA_FIXED_CODE: 'bench',
+  RATE_LIMIT_PER_MINUTE: '100000000',
+  CALLBACK_ALLOW_PRIVATE: 'true',
+  SEND_INTERVAL_MS: '0',
+  SIM_REPLY_DELAY_MS: '0',
+  SIM_CHATTER_SECONDS: '0',
+});
+const base = server.url;
+try {
+  const captcha = { captchaId: 'x', captchaCode: 'bench' };
+  const phone = '13900009999';
+  await api(base, '/api/normal/registe/sendSms', { phone, ...captcha });
+  await new Promise((r) => setTimeout(r, 100));
+  const reg = await api(base, '/api/normal/registe', {
+    companyName: '压测公司',
+    companyAccount: phone,
+    password: 'bench12345',
+    checkPassword: 'bench12345',
+    verifyCode: server.smsCodes.get(phone),
+    readMsg: true,
+  });
+  const session = { authorization: reg.token };
+  const pkg = (await api(base, '/api/package/list', {}, session)).list.find((p) => p.tier === 'enterprise');
+  const order = await api(
+    base,
+    '/api/package/buy',
+    { packageId: pkg.id, quantity: 1, idempotencyKey: 'bench-order-1' },
+    session,
+  );
+  await api(base, '/api/order/paySandbox', { orderNo: order.orderNo }, session);
+  const opened = await api(
+    base,
+    '/api/accountManager/openApiAccount',
+    { name: '压测', availableNum: ACCOUNTS },
+    session,
+  );
+  const creds = { 'x-app-key': opened.account.appKey, 'x-app-secret': opened.appSecret };
+  signingKey = createHash('sha256').update(opened.appSecret).digest('hex');
+  await api(base, '/api/msg/resetCallbackUrl', { callbackUrl: receiverUrl }, creds);
+
+  const targets = [];
+  for (let i = 0; i < ACCOUNTS; i++) {
+    const qr = await api(base, '/api/msg/getQrCode', {}, creds);
+    await api(base, '/api/sim/scan', { instanceId: qr.instanceId, action: 'scan' });
+    await api(base, '/api/sim/scan', { instanceId: qr.instanceId, action: 'confirm' });
+    const { account } = await api(base, '/api/msg/checkQrCode', { instanceId: qr.instanceId }, creds);
+    const friend = (await api(base, '/api/msg/getAddressList', { wxid: account.wxid }, creds)).list.find(
+      (c) => c.kind === 'friend',
+    );
+    targets.push({ wxid: account.wxid, toWxid: friend.wxid });
+  }
+  await new Promise((r) => setTimeout(r, 500));
+  const before = received;
+
+  const started = performance.now();
+  const result = await load(
+    async (worker, i) => {
+      const t = targets[(worker + i) % targets.length];
+      const res = await post(
+        `${base}/api/msg/sendMsgText`,
+        { ...t, content: `压测消息 ${worker}-${i}` },
+        creds,
+      );
+      return res.body?.code === '200';
+    },
+    { concurrency: CONCURRENCY, seconds: SECONDS },
+  );
+  // Each send yields a message_status callback and a reply (a message callback).
+  const expected = result.ok * 2;
+  const deadline = Date.now() + 120_000;
+  while (received - before < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  const delivered = received - before;
+  const deliverySeconds = (lastCallbackAt - started) / 1000;
+
+  const report = {
+    when: new Date().toISOString(),
+    machine: { cpus: (await import('node:os')).cpus().length, node: process.version },
+    settings: { seconds: SECONDS, concurrency: CONCURRENCY, accounts: ACCOUNTS, database: 'sqlite' },
+    baselineBareFastify: baseline,
+    sendMsgText: result,
+    callbacks: {
+      expected,
+      delivered,
+      badSignatures,
+      deliveredPerSecond: Math.round(delivered / deliverySeconds),
+      allDeliveredAfterSeconds: Number(deliverySeconds.toFixed(1)),
+    },
+    ratioToBaseline: Number((result.perSecond / baseline.perSecond).toFixed(3)),
+  };
+  process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  const dir = path.join(import.meta.dirname, 'results');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, `send-throughput-${Date.now()}.json`), JSON.stringify(report, null, 2));
+} finally {
+  await server.stop();
+  receiver.close();
+}
