@@ -100,6 +100,7 @@ describe('shell', () => {
 
     // The × closes a tab too; 关闭所有 leaves only the pinned dashboard.
     await sidebar.getByRole('menuitem', { name: '在线测试' }).click();
+    await onPage(page, '在线测试');
     await page.getByRole('button', { name: '关闭 我的API' }).click();
     expect(await tagPaths(page)).toEqual(['/dashboard', '/onlineTest/index']);
     await openTagMenu(page, '/onlineTest/index');

@@ -32,14 +32,16 @@ export async function guardLoader({ request }: LoaderFunctionArgs): Promise<null
   if (decision.kind === 'load-user') {
     try {
       const user = await call(authCalls.refreshLoginInfo, {}, { quiet: true, signal: request.signal });
+      // Spec §8 'getInfo: roles must be a non-null array!', said in Chinese.
       if (!Array.isArray(user.roles) || user.roles.length === 0) {
-        throw new Error('getInfo: roles must be a non-null array!');
+        throw new Error('账号角色信息缺失，请重新登录');
       }
       setUser(user);
     } catch (error) {
       if (request.signal.aborted) throw error;
       resetToken();
-      const text = error instanceof Error && error.message ? error.message : 'Has Error';
+      const text =
+        error instanceof Error && error.message ? error.message : '出错了（Has Error），请重新登录';
       showError(text);
       throw redirect(loginRedirect(url.pathname + url.search));
     }
