@@ -1,11 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from './db/schema.js';
+import * as nonces from './modules/api-auth/repo.js';
 import * as sessions from './modules/auth/repo.js';
 import * as callbacks from './modules/callbacks/repo.js';
 import * as captchas from './modules/captcha/repo.js';
 import * as orders from './modules/orders/repo.js';
 import * as sms from './modules/sms/repo.js';
+import { deleteOldPageViews } from './modules/visitors/service.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -17,7 +19,9 @@ export async function sweep(db: Kysely<DB>, now = Date.now()): Promise<void> {
   await sessions.deleteLoginFailuresBefore(db, now - DAY);
   await sessions.deleteSessionsEndedBefore(db, now - 30 * DAY);
   await orders.expireOverdue(db, now);
+  await nonces.deleteNoncesBefore(db, now - HOUR); // a signed request is only accepted within 5 minutes
   await callbacks.deleteSettledBefore(db, now - 30 * DAY); // delivered or failed, with their attempts
+  await deleteOldPageViews(db, now);
 }
 
 export function startHousekeeping(db: Kysely<DB>, log: FastifyBaseLogger, everyMs = HOUR): () => void {
