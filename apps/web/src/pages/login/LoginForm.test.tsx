@@ -105,6 +105,15 @@ describe('LoginForm', () => {
     expect(container.querySelector('img')!.getAttribute('src')).toBe('data:image/svg+xml,2');
   });
 
+  it('takes a new captcha when the image is clicked', async () => {
+    await render();
+    await act(async () => {
+      container.querySelector<HTMLButtonElement>('button.captcha')!.click();
+    });
+    expect(captchas).toBe(2);
+    expect(container.querySelector('img')!.getAttribute('src')).toBe('data:image/svg+xml,2');
+  });
+
   it('keeps the session and hands over after a successful login', async () => {
     const onSignedIn = await render();
     call.mockImplementationOnce(async () => ({ token: 'tok', userInfo }));
