@@ -32,9 +32,14 @@ import { createMediaService } from './modules/media/service.js';
 import * as messagingRepo from './modules/messaging/repo.js';
 import { registerMessagingRoutes } from './modules/messaging/routes.js';
 import { createGateway } from './modules/messaging/service.js';
+import { registerOperatorRoutes } from './modules/operator/routes.js';
+import { createOperatorService } from './modules/operator/service.js';
 import { createOrderService } from './modules/orders/service.js';
 import { registerPackageRoutes } from './modules/packages/routes.js';
 import { createPackageService } from './modules/packages/service.js';
+import { createCompanyGate } from './modules/realname/gate.js';
+import { registerRealNameRoutes } from './modules/realname/routes.js';
+import { createRealNameService } from './modules/realname/service.js';
 import { registerRecordRoutes } from './modules/records/routes.js';
 import { createRecordService } from './modules/records/service.js';
 import { createSettingsService } from './modules/settings/service.js';
@@ -46,6 +51,8 @@ import { registerStatisticsRoutes } from './modules/statistics/routes.js';
 import { createStatisticsService } from './modules/statistics/service.js';
 import { localStorage } from './modules/storage/local.js';
 import { registerSystemRoutes } from './modules/system/routes.js';
+import { registerVisitorRoutes } from './modules/visitors/routes.js';
+import { createVisitorService } from './modules/visitors/service.js';
 import { registerConsole } from './web.js';
 
 export interface BuildOptions {
@@ -169,8 +176,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerAuthRoutes(route, auth, captcha, { sensitivePerMinute: opts.sensitiveRateLimit ?? 30 });
 
   const packages = createPackageService(db, config.publicUrl);
-  const orders = createOrderService(db, audit);
+  // Operator rules on what a company may do: the real-name switch and the service expiry.
+  const gate = createCompanyGate(db, settings);
+  const orders = createOrderService(db, audit, gate);
   const apiAccounts = createApiAccountService({
+    gate,
     db,
     packages,
     audit,
@@ -223,12 +233,21 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     media,
     qrTtlMs: config.messaging.qrTtlMs,
     sendIntervalMs: config.messaging.sendIntervalMs,
+    serviceGate: gate,
   });
   registerMessagingRoutes(route, gateway, media);
   registerMediaRoutes(app, media);
   registerSimulatorRoutes(app, route, gateway, simulator);
   registerEventRoutes(app, bus, (req) => sessions.authenticate(tokenFromHeader(req.headers.authorization)));
   if (opts.gatewayWorker ?? true) app.addHook('onReady', async () => gateway.start());
+
+  // real-name verification, the operator area and the console's own visitor counts
+  const realName = createRealNameService({ db, storage: localStorage(config.dataDir), settings, audit, bus });
+  registerRealNameRoutes(app, route, realName);
+  const operator = createOperatorService({ db, packages, apiAccounts, audit });
+  registerOperatorRoutes(route, operator);
+  const visitors = createVisitorService(db);
+  registerVisitorRoutes(route, visitors);
   app.addHook('onClose', () => gateway.stop());
 
   app.decorate('services', {
@@ -246,6 +265,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     media,
     gateway,
     simulator,
+    realName,
+    operator,
+    visitors,
   });
 
   await registerConsole(app, config.webDistDir);
@@ -276,6 +298,9 @@ export interface Services {
   media: ReturnType<typeof createMediaService>;
   gateway: ReturnType<typeof createGateway>;
   simulator: ReturnType<typeof createSimulator>;
+  realName: ReturnType<typeof createRealNameService>;
+  operator: ReturnType<typeof createOperatorService>;
+  visitors: ReturnType<typeof createVisitorService>;
 }
 
 declare module 'fastify' {

@@ -17,6 +17,7 @@ export const ErrorCatalogue = {
   REGISTRATION_CLOSED: { code: '40301', status: 403, message: '暂未开放注册，请联系客服' },
   ACCOUNT_DISABLED: { code: '40302', status: 403, message: '账号已被停用，请联系客服' },
   REAL_NAME_REQUIRED: { code: '40303', status: 403, message: '请先完成实名认证' },
+  SERVICE_EXPIRED: { code: '40304', status: 403, message: '服务已到期，请联系客服续期' },
 
   CAPTCHA_INVALID: { code: '40010', status: 400, message: '图形验证码错误或已失效，请重新输入' },
   SMS_CODE_INVALID: { code: '40011', status: 400, message: '短信验证码错误' },

@@ -5,7 +5,9 @@ export { type SmsScene, smsScene } from './calls/auth.js';
 export * as callbackCalls from './calls/callbacks.js';
 export * as catalogueCalls from './calls/catalogue.js';
 export * as msgCalls from './calls/msg.js';
+export * as operatorCalls from './calls/operator.js';
 export * as packageCalls from './calls/packages.js';
+export * as realNameCalls from './calls/realname.js';
 export * as recordCalls from './calls/records.js';
 export * as simCalls from './calls/sim.js';
 export * as systemCalls from './calls/system.js';
@@ -20,7 +22,9 @@ import * as auth from './calls/auth.js';
 import * as callbacks from './calls/callbacks.js';
 import * as catalogue from './calls/catalogue.js';
 import * as msg from './calls/msg.js';
+import * as operator from './calls/operator.js';
 import * as packages from './calls/packages.js';
+import * as realName from './calls/realname.js';
 import * as records from './calls/records.js';
 import * as sim from './calls/sim.js';
 import * as system from './calls/system.js';
@@ -42,10 +46,14 @@ export const allCalls: CallDef[] = [
   ...callsOf(callbacks),
   ...callsOf(sim),
   ...callsOf(catalogue),
+  ...callsOf(realName),
+  ...callsOf(operator),
 ];
 
 export type { ApiAccount } from './calls/api-accounts.js';
 export type { CallbackEnvelope, CallbackEventType } from './calls/callbacks.js';
 export type { ApiParam } from './calls/catalogue.js';
 export type { Contact, Message, QrState, WxAccount } from './calls/msg.js';
+export type { Company, PackageState } from './calls/operator.js';
 export type { Order, Package, Subscription } from './calls/packages.js';
+export type { RealNameInfo, RealNameReview, RealNameSlot, ReviewState } from './calls/realname.js';

@@ -326,7 +326,52 @@ export interface ApiNoncesTable {
   created_at: number;
 }
 
+/** The operator's facts about a company: an internal remark and a service end (null: no limit). */
+export interface CompanyOpsTable {
+  company_id: string;
+  remark: Generated<string>;
+  service_expires_at: number | null;
+  updated_at: number;
+}
+
+/** A real-name image (file at storage_key); attached to submissions by realname_reviews. */
+export interface RealnameImagesTable {
+  id: string;
+  company_id: string;
+  mime: string;
+  size: number;
+  file_name: string;
+  storage_key: string;
+  created_at: number;
+}
+
+export type ReviewStateValue = 'pending' | 'passed' | 'refused' | 'superseded';
+
+/** One real-name submission and its decision. */
+export interface RealnameReviewsTable {
+  id: string;
+  company_id: string;
+  social_image_id: string;
+  licence_image_id: string;
+  state: ReviewStateValue;
+  refuse_reason: string | null;
+  submitted_at: number;
+  decided_at: number | null;
+  decided_by: string | null;
+}
+
+/** Console page views per business day and visitor (a salted digest of IP + UA + day). */
+export interface PageViewsTable {
+  day: string;
+  visitor: string;
+  views: number;
+}
+
 export interface DB {
+  company_ops: CompanyOpsTable;
+  realname_images: RealnameImagesTable;
+  realname_reviews: RealnameReviewsTable;
+  page_views: PageViewsTable;
   wx_devices: WxDevicesTable;
   wx_accounts: WxAccountsTable;
   wx_logins: WxLoginsTable;
@@ -365,3 +410,5 @@ export type WxLoginRow = Selectable<WxLoginsTable>;
 export type WxMessageRow = Selectable<WxMessagesTable>;
 export type WxDeviceRow = Selectable<WxDevicesTable>;
 export type CallbackEventRow = Selectable<CallbackEventsTable>;
+export type RealnameImageRow = Selectable<RealnameImagesTable>;
+export type RealnameReviewRow = Selectable<RealnameReviewsTable>;

@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import * as m0001 from './0001_accounts.js';
 import * as m0002 from './0002_commerce.js';
 import * as m0003 from './0003_messaging.js';
+import * as m0004 from './0004_realname_operator.js';
 
 /**
  * Every migration, in order. Listed here rather than read from disk so the bundled server carries
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   '0001_accounts': m0001,
   '0002_commerce': m0002,
   '0003_messaging': m0003,
+  '0004_realname_operator': m0004,
 };

@@ -37,6 +37,8 @@ export interface ApiAccountDeps {
   audit: AuditService;
   usage: SlotUsage;
   allowPrivateCallbacks: boolean;
+  /** Operator rules (real-name switch, service expiry) checked before API access is opened. */
+  gate?: { assertMayTrade(companyId: string): Promise<void> };
 }
 
 export function createApiAccountService({
@@ -45,6 +47,7 @@ export function createApiAccountService({
   audit,
   usage,
   allowPrivateCallbacks,
+  gate,
 }: ApiAccountDeps) {
   const checkUrl = (url: string) => assertCallbackUrlAllowed(url, { allowPrivate: allowPrivateCallbacks });
 
@@ -123,6 +126,7 @@ export function createApiAccountService({
       input: { name: string; availableNum: number; callbackUrl?: string | undefined },
       ip: string,
     ) {
+      await gate?.assertMayTrade(companyId);
       const created = (await create(companyId, input))!;
       await audit.record({
         userId: companyId,
@@ -205,6 +209,7 @@ export function createApiAccountService({
     /** Opens API access: the first sub-account, with every free slot, when the company has none. */
     async applyApis(companyId: string, ip: string) {
       if ((await repo.countActive(db, companyId)) > 0) return { created: false, credentials: null };
+      await gate?.assertMayTrade(companyId);
       const quota = await packageService.quota(companyId);
       if (quota.totalSlots === 0)
         throw new AppError('NO_ACTIVE_PACKAGE', '暂无有效套餐，请先购买套餐再开通 API');

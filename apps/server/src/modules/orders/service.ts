@@ -42,7 +42,12 @@ const CLOSED_MESSAGES: Record<string, string> = {
 
 export type PaymentMethod = 'sandbox' | 'offline';
 
-export function createOrderService(db: Kysely<DB>, audit: AuditService) {
+export function createOrderService(
+  db: Kysely<DB>,
+  audit: AuditService,
+  /** Operator rules (real-name switch, service expiry) checked before an order is placed. */
+  gate?: { assertMayTrade(companyId: string): Promise<void> },
+) {
   type Draft = Omit<
     OrderRow,
     | 'id'
@@ -156,6 +161,7 @@ export function createOrderService(db: Kysely<DB>, audit: AuditService) {
 
   return {
     async buy(companyId: string, input: { packageId: string; quantity: number; idempotencyKey: string }) {
+      await gate?.assertMayTrade(companyId);
       const same = (o: OrderRow) =>
         o.kind === 'buy' && o.package_id === input.packageId && o.quantity === input.quantity;
       return place(companyId, input.idempotencyKey, same, async () => {
@@ -179,6 +185,7 @@ export function createOrderService(db: Kysely<DB>, audit: AuditService) {
       companyId: string,
       input: { subscriptionId: string; quantity: number; idempotencyKey: string },
     ) {
+      await gate?.assertMayTrade(companyId);
       const same = (o: OrderRow) =>
         o.kind === 'renew' && o.subscription_id === input.subscriptionId && o.quantity === input.quantity;
       return place(companyId, input.idempotencyKey, same, async () => {

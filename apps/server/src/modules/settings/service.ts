@@ -6,6 +6,8 @@ import * as repo from './repo.js';
 const SWITCHES = {
   /** Self-service registration (/api/normal/isAutoRegiste). */
   autoRegister: { key: 'auto_register', default: true },
+  /** When on, buying packages and opening API access need a verified company (/api/isOpenRealName). */
+  realName: { key: 'real_name_required', default: false },
 } as const;
 
 export type SwitchName = keyof typeof SWITCHES;

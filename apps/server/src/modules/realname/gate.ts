@@ -1,0 +1,47 @@
+import { RealNameStatus } from '@wxc/contract';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import { AppError } from '../../lib/errors.js';
+import type { SettingsService } from '../settings/service.js';
+
+/**
+ * What a company may do given the operator's rules: the real-name switch (buying packages and
+ * opening API access need a verified company) and the service expiry an operator can set (past it,
+ * no buying, no opening API access, no new messaging logins; the console stays readable).
+ */
+export interface CompanyGate {
+  /** buy / renew / applyApis / openApiAccount. */
+  assertMayTrade(companyId: string): Promise<void>;
+  /** New messaging logins. */
+  assertServiceActive(companyId: string): Promise<void>;
+}
+
+export function createCompanyGate(db: Kysely<DB>, settings: SettingsService): CompanyGate {
+  const company = (id: string) =>
+    db
+      .selectFrom('users')
+      .leftJoin('company_ops', 'company_ops.company_id', 'users.id')
+      .select(['users.real_name_status', 'company_ops.service_expires_at'])
+      .where('users.id', '=', id)
+      .executeTakeFirst();
+  const assertNotExpired = (row: { service_expires_at: number | null } | undefined) => {
+    if (row?.service_expires_at != null && Number(row.service_expires_at) <= Date.now()) {
+      throw new AppError('SERVICE_EXPIRED');
+    }
+  };
+  return {
+    async assertMayTrade(companyId) {
+      const row = await company(companyId);
+      assertNotExpired(row);
+      if (row && row.real_name_status !== RealNameStatus.VERIFIED && (await settings.isOn('realName'))) {
+        throw new AppError(
+          'REAL_NAME_REQUIRED',
+          '请先完成实名认证：通过认证后才能购买套餐和开通 API（点击顶部「实名认证」提交资料）',
+        );
+      }
+    },
+    async assertServiceActive(companyId) {
+      assertNotExpired(await company(companyId));
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import { IMAGE_MAX_BYTES } from '@wxc/contract';
+import { REAL_NAME_EXTENSIONS, REAL_NAME_TOO_LARGE } from '@wxc/contract/calls/realname';
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../../lib/errors.js';
+import { sniffMime } from '../media/sniff.js';
+
+export interface ImageUpload {
+  fileName: string;
+  mime: 'image/png' | 'image/jpeg';
+  data: Buffer;
+}
+
+const WRONG_TYPE = '只能上传 png、jpeg、jpg 格式的图片';
+
+/**
+ * Checks one uploaded file; throws a clear 400 otherwise. The name is a label only: a name with a
+ * path or control characters is refused (never cleaned up silently), the extension must be an
+ * image's, and the bytes must really be a PNG or JPEG.
+ */
+export function checkImage(fileName: string, data: Buffer): ImageUpload {
+  const name = fileName.trim();
+  if (!name) throw new AppError('BAD_REQUEST', '文件名不能为空');
+  if (/[\\/]/.test(name) || name.includes('..') || [...name].some((ch) => ch.charCodeAt(0) < 32)) {
+    throw new AppError('BAD_REQUEST', '文件名不能包含路径或控制字符');
+  }
+  if (name.length > 128) throw new AppError('BAD_REQUEST', '文件名不能超过 128 个字符');
+  const ext = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1).toLowerCase() : '';
+  if (!(REAL_NAME_EXTENSIONS as readonly string[]).includes(ext))
+    throw new AppError('BAD_REQUEST', WRONG_TYPE);
+  if (data.length === 0) throw new AppError('BAD_REQUEST', `图片「${name}」是空文件`);
+  if (data.length > IMAGE_MAX_BYTES) throw new AppError('BAD_REQUEST', REAL_NAME_TOO_LARGE);
+  const mime = sniffMime(data.subarray(0, 16));
+  if (mime !== 'image/png' && mime !== 'image/jpeg') {
+    throw new AppError('BAD_REQUEST', `${WRONG_TYPE}（「${name}」的内容不是 png 或 jpeg 图片）`);
+  }
+  return { fileName: name, mime, data };
+}
+
+/**
+ * Reads every part of a multipart request into memory (at most `count` images of 2 MB) and checks
+ * them all before anything is stored: a bad file refuses the whole request.
+ */
+export async function readImages(req: FastifyRequest, field: string, count: number): Promise<ImageUpload[]> {
+  if (!req.isMultipart()) {
+    throw new AppError('BAD_REQUEST', `请以 multipart/form-data 上传，图片字段名为 ${field}`);
+  }
+  const files: { fileName: string; data: Buffer }[] = [];
+  try {
+    const parts = req.parts({
+      // preservePath: busboy would strip a path silently; a name with a path is refused instead.
+      preservePath: true,
+      limits: { fileSize: IMAGE_MAX_BYTES, files: count + 1, fields: 4, parts: count + 5 },
+    });
+    for await (const part of parts) {
+      if (part.type !== 'file')
+        throw new AppError('BAD_REQUEST', `不支持的字段：${part.fieldname.slice(0, 30)}`);
+      if (part.fieldname !== field) {
+        part.file.resume();
+        throw new AppError('BAD_REQUEST', `图片字段名应为 ${field}`);
+      }
+      const data = await part.toBuffer();
+      if (part.file.truncated) throw new AppError('BAD_REQUEST', REAL_NAME_TOO_LARGE);
+      files.push({ fileName: part.filename ?? '', data });
+      if (files.length > count) break;
+    }
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    const code = (err as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('BAD_REQUEST', REAL_NAME_TOO_LARGE);
+    if (code === 'FST_FILES_LIMIT') throw tooMany(field, count);
+    if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') {
+      throw new AppError('BAD_REQUEST', '上传内容包含过多字段');
+    }
+    throw new AppError('BAD_REQUEST', '上传内容无法解析，请重新选择图片');
+  }
+  if (files.length === 0) throw new AppError('BAD_REQUEST', `请选择要上传的图片（字段 ${field}）`);
+  if (files.length > count) throw tooMany(field, count);
+  if (files.length < count) throw tooMany(field, count);
+  return files.map((f) => checkImage(f.fileName, f.data));
+}
+
+const tooMany = (field: string, count: number) =>
+  new AppError(
+    'BAD_REQUEST',
+    count === 1
+      ? `每次只能上传一张图片（字段 ${field}）`
+      : `需要恰好 ${count} 张图片：社保记录和营业执照（字段 ${field}）`,
+  );
