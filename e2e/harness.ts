@@ -4,7 +4,7 @@
  * drives Debian's Chromium through playwright-core. Nothing here downloads a browser.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -68,6 +68,9 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   }
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'wxc-e2e-'));
+  // Serve a snapshot of the built console, so a rebuild during the run can't swap chunks under it.
+  const webDir = path.join(dataDir, 'web');
+  cpSync(path.join(ROOT, 'apps/web/dist'), webDir, { recursive: true });
   const child: ChildProcess = spawn(process.execPath, [main], {
     cwd: ROOT,
     env: {
@@ -75,7 +78,8 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
       NODE_ENV: 'test',
       PORT: String(port),
       HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
+      DATA_DIR: path.join(dataDir, 'data'),
+      WEB_DIST_DIR: webDir,
       CAPTCHA_FIXED_CODE: CAPTCHA,
       ADMIN_ACCOUNT: ADMIN.account,
       ADMIN_PASSWORD: ADMIN.password,

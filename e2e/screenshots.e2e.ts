@@ -54,10 +54,21 @@ const SHELL_SCREENS = [
   ['reset-phone', '/userInfo/resetPhone', '修改手机号'],
 ] as const;
 
+/** Lets a screen finish loading: no spinner or skeleton left, fonts in, animations over. (Not
+ * "network idle": some pages keep a live-update stream open.) */
 async function settle(page: Page) {
-  await page.waitForLoadState('networkidle');
+  await page.waitForLoadState('load');
+  await page
+    .waitForFunction(
+      () => !document.querySelector('.ant-spin-spinning, .ant-skeleton-active, .boot-spinner'),
+      null,
+      {
+        timeout: 5000,
+      },
+    )
+    .catch(() => undefined);
   await page.evaluate(() => document.fonts.ready);
-  await page.waitForTimeout(300); // animations
+  await page.waitForTimeout(400);
 }
 
 async function noSidewaysScroll(page: Page, width: number, name: string) {
