@@ -35,7 +35,7 @@ export interface GatewayOptions {
   /** Pacing: at least this long between two sends of one account (0: no pacing). */
   sendIntervalMs: number;
   /** Operator rules: a company past its service expiry logs no new accounts in. */
-  serviceGate?: { assertServiceActive(companyId: string): Promise<void> };
+  serviceGate?: { assertServiceActive(companyId: string, exec?: Kysely<DB>): Promise<void> };
 }
 
 const ACTIVE_QR: WxLoginRow['state'][] = ['waiting', 'scanned', 'need_verify'];
@@ -115,7 +115,7 @@ export function createGateway(opts: GatewayOptions) {
     companyId: string,
     sub: { id: string; name: string; available_num: number },
   ) {
-    await opts.serviceGate?.assertServiceActive(companyId);
+    await opts.serviceGate?.assertServiceActive(companyId, exec);
     const now = Date.now();
     const total = await packages.activeSlots(exec, companyId, now);
     if (total === 0)

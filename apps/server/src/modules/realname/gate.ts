@@ -12,13 +12,13 @@ import type { SettingsService } from '../settings/service.js';
 export interface CompanyGate {
   /** buy / renew / applyApis / openApiAccount. */
   assertMayTrade(companyId: string): Promise<void>;
-  /** New messaging logins. */
-  assertServiceActive(companyId: string): Promise<void>;
+  /** New messaging logins; `exec` is the caller's transaction when there is one (SQLite has one connection). */
+  assertServiceActive(companyId: string, exec?: Kysely<DB>): Promise<void>;
 }
 
 export function createCompanyGate(db: Kysely<DB>, settings: SettingsService): CompanyGate {
-  const company = (id: string) =>
-    db
+  const company = (id: string, exec: Kysely<DB> = db) =>
+    exec
       .selectFrom('users')
       .leftJoin('company_ops', 'company_ops.company_id', 'users.id')
       .select(['users.real_name_status', 'company_ops.service_expires_at'])
@@ -40,8 +40,8 @@ export function createCompanyGate(db: Kysely<DB>, settings: SettingsService): Co
         );
       }
     },
-    async assertServiceActive(companyId) {
-      assertNotExpired(await company(companyId));
+    async assertServiceActive(companyId, exec) {
+      assertNotExpired(await company(companyId, exec));
     },
   };
 }
