@@ -1,5 +1,13 @@
 import { useEffect } from 'react';
-import { isRouteErrorResponse, Outlet, useMatches, useNavigate, useRouteError } from 'react-router';
+import {
+  isRouteErrorResponse,
+  Outlet,
+  useLocation,
+  useMatches,
+  useNavigate,
+  useRouteError,
+} from 'react-router';
+import { trackVisit } from '../features/visit';
 import { useSettings } from '../stores/settings';
 import { useSite } from '../stores/site';
 import { registerNavigate } from './navigate';
@@ -35,6 +43,9 @@ export function RootLayout() {
   useEffect(() => {
     document.title = pageTitle(handle?.meta.title, productTitle);
   }, [handle, productTitle]);
+  // Page views for the operator's visitor counts (features/visit.ts).
+  const { pathname } = useLocation();
+  useEffect(() => trackVisit(pathname), [pathname]);
 
   return <Outlet />;
 }

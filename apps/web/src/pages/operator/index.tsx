@@ -1,5 +1,40 @@
-import { ComingSoon } from '../../features/ComingSoon';
+import { Tabs } from 'antd';
+import { useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { Companies } from './Companies';
+import { Panel } from './Panel';
+import { Reviews } from './Reviews';
+import { Settings } from './Settings';
+import { Visitors } from './Visitors';
+import './operator.css';
 
+export const OPERATOR_TABS = [
+  { key: 'review', label: '实名审核', render: () => <Reviews /> },
+  { key: 'companies', label: '注册公司', render: () => <Companies /> },
+  { key: 'panel', label: '运营总览', render: () => <Panel /> },
+  { key: 'visitors', label: '访客统计', render: () => <Visitors /> },
+  { key: 'settings', label: '设置', render: () => <Settings /> },
+] as const;
+export type OperatorTab = (typeof OPERATOR_TABS)[number]['key'];
+
+/**
+ * 运营管理 (operators only: the route is admin-only and every call it makes is checked by the
+ * service). Sections are tabs; `?tab=<key>` opens one directly.
+ */
 export default function OperatorPage() {
-  return <ComingSoon description="实名审核、注册开关、注册用户与访客统计等运营功能即将上线。" />;
+  const [params] = useSearchParams();
+  const wanted = params.get('tab');
+  // `?tab=` opens a section directly (links, reloads); switching sections does not navigate, so
+  // the tags view keeps one 运营管理 tab.
+  const [active, setActive] = useState<string>(OPERATOR_TABS.find((t) => t.key === wanted)?.key ?? 'review');
+  return (
+    <div className="app-page ops-page">
+      <Tabs
+        activeKey={active}
+        onChange={setActive}
+        destroyOnHidden
+        items={OPERATOR_TABS.map((t) => ({ key: t.key, label: t.label, children: t.render() }))}
+      />
+    </div>
+  );
 }

@@ -1,0 +1,19 @@
+import { trackVisit as visitCall } from '@wxc/contract/calls/operator';
+
+let last = '';
+
+/**
+ * One page view for the operator's visitor counts (/api/home/visitors): the console reports each
+ * route change to its own service; nothing about the page or the person is sent (the service keeps
+ * a day and a salted digest only). No third-party tracker. Failures are ignored.
+ */
+export function trackVisit(pathname: string, send: typeof fetch = (i, init) => fetch(i, init)): void {
+  if (pathname === last) return;
+  last = pathname;
+  void send(visitCall.path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: '{}',
+    keepalive: true,
+  }).catch(() => {});
+}
