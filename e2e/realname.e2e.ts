@@ -30,10 +30,7 @@ let browser: Browser;
 let adminToken: string;
 
 beforeAll(async () => {
-  server = await startServer({
-    RATE_LIMIT_PER_MINUTE: '100000',
-    ...(process.env.E2E_WEB_DIST_DIR ? { WEB_DIST_DIR: process.env.E2E_WEB_DIST_DIR } : {}),
-  });
+  server = await startServer({ RATE_LIMIT_PER_MINUTE: '100000' });
   browser = await launchBrowser();
   adminToken = await apiLogin(server, ADMIN.account, ADMIN.password);
 });
