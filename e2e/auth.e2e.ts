@@ -159,7 +159,7 @@ describe('sign-in screen', () => {
     await page.goto('/login?redirect=%2Foperator%2Findex');
     await fillLogin(t, ADMIN.account, ADMIN.password);
     await page.waitForURL('**/operator/index');
-    await see(page.getByRole('heading', { name: '运营管理' }));
+    await see(page.locator('.app-main > *'));
     await see(page.locator('.sidebar').getByText('运营', { exact: true }));
     t.assertNoErrors();
     await t.close();
