@@ -369,7 +369,17 @@ export function createGateway(opts: GatewayOptions) {
         scanner_nickname: scanner.nickname,
         scanner_avatar: scanner.avatar,
       });
-      if (!ok) throw new AppError('CONFLICT', '二维码已失效或已被扫描');
+      if (!ok) {
+        const now = (await repo.findLogin(db, loginId))?.state;
+        // Another phone got there first: the console's request layer recognises 秒没 (spec §8).
+        if (now === 'scanned' || now === 'need_verify' || now === 'confirmed') {
+          throw new AppError('CONFLICT', '二维码已被其他手机扫描（秒没），请刷新二维码后重试');
+        }
+        throw new AppError(
+          'CONFLICT',
+          now === 'expired' ? '二维码已过期，请刷新二维码' : '二维码已失效，请刷新二维码',
+        );
+      }
     },
     async needVerify(loginId) {
       const ok = await move(loginId, ['scanned'], { state: 'need_verify', verify_code: randomDigits(4) });
