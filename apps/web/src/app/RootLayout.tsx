@@ -7,7 +7,6 @@ import {
   useNavigate,
   useRouteError,
 } from 'react-router';
-import { trackVisit } from '../features/visit';
 import { useSettings } from '../stores/settings';
 import { useSite } from '../stores/site';
 import { registerNavigate } from './navigate';
@@ -45,7 +44,10 @@ export function RootLayout() {
   }, [handle, productTitle]);
   // Page views for the operator's visitor counts (features/visit.ts).
   const { pathname } = useLocation();
-  useEffect(() => trackVisit(pathname), [pathname]);
+  // Loaded on demand: its call definition pulls the operator schemas, which the login page doesn't need.
+  useEffect(() => {
+    void import('../features/visit').then((m) => m.trackVisit(pathname));
+  }, [pathname]);
 
   return <Outlet />;
 }
