@@ -315,38 +315,48 @@ export function createGateway(opts: GatewayOptions) {
     });
   }
 
-  async function receive(account: AccountRef, message: IncomingMessage) {
-    const row = await repo.findAccountById(db, account.accountId);
-    if (row?.status !== 'online') return;
+  /** Stores a message of an account (ids and order assigned here) and tells the live consoles. */
+  async function storeMessage(
+    account: { id: string; company_id: string; wxid: string },
+    direction: 'in' | 'out',
+    m: IncomingMessage,
+    status: 'queued' | 'sent',
+  ) {
     const now = Date.now();
-    const id = newId();
-    const stored = {
-      id,
-      company_id: row.company_id,
-      wx_account_id: row.id,
+    const row = {
+      id: newId(),
+      company_id: account.company_id,
+      wx_account_id: account.id,
       new_msg_id: newMsgId64(),
-      direction: 'in' as const,
-      peer: message.peer,
-      sender: message.sender,
-      type: message.type,
-      app_type: message.appType,
-      content: message.content,
-      media: message.media ? JSON.stringify(message.media) : null,
-      status: 'sent' as const,
+      direction,
+      peer: m.peer,
+      sender: m.sender,
+      type: m.type,
+      app_type: m.appType,
+      content: m.content,
+      media: m.media ? JSON.stringify(m.media) : null,
+      status,
       error: null,
       create_time: Math.floor(now / 1000),
       created_at: now,
       seq: nextSeq(now),
     };
-    await repo.insertMessage(db, stored);
+    await repo.insertMessage(db, row);
     bus.publish({
       kind: 'message',
-      companyId: row.company_id,
-      wxid: row.wxid,
-      msgId: id,
-      direction: 'in',
-      status: 'sent',
+      companyId: account.company_id,
+      wxid: account.wxid,
+      msgId: row.id,
+      direction,
+      status,
     });
+    return row;
+  }
+
+  async function receive(account: AccountRef, message: IncomingMessage) {
+    const row = await repo.findAccountById(db, account.accountId);
+    if (row?.status !== 'online') return;
+    const stored = await storeMessage(row, 'in', message, 'sent');
     const { media: m, ...rest } = toMessage(stored, row.wxid);
     await emitCallback({
       companyId: row.company_id,
@@ -497,42 +507,14 @@ export function createGateway(opts: GatewayOptions) {
       throw new AppError('BAD_REQUEST', `接收方 ${peer} 不在该账号的通讯录中`);
     }
     const raw = toRaw(input);
-    const now = Date.now();
-    const id = newId();
-    const row = {
-      id,
-      company_id: account.company_id,
-      wx_account_id: account.id,
-      new_msg_id: newMsgId64(),
-      direction: 'out' as const,
-      peer,
-      sender: account.wxid,
-      type: raw.type,
-      app_type: raw.appType,
-      content: raw.content,
-      media: raw.media ? JSON.stringify(raw.media) : null,
-      status: 'queued' as const,
-      error: null,
-      create_time: Math.floor(now / 1000),
-      created_at: now,
-      seq: nextSeq(now),
-    };
-    await repo.insertMessage(db, row);
-    bus.publish({
-      kind: 'message',
-      companyId: account.company_id,
-      wxid: account.wxid,
-      msgId: id,
-      direction: 'out',
-      status: 'queued',
-    });
+    const row = await storeMessage(account, 'out', { peer, sender: account.wxid, ...raw }, 'queued');
     const sent = await drain(account.id, account);
     return {
-      msgId: id,
+      msgId: row.id,
       newMsgId: row.new_msg_id,
       createTime: row.create_time,
       type: row.type,
-      status: sent.get(id) ?? ('queued' as const),
+      status: sent.get(row.id) ?? ('queued' as const),
     };
   }
 
