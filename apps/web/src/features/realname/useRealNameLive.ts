@@ -20,14 +20,29 @@ export async function refreshRealName(): Promise<void> {
 }
 
 /**
- * Keeps the top bar's real-name badge live: the status is re-read when the tab comes back into view,
- * and every REVIEW_POLL_MS while a review is pending (the only state an operator changes). Live
- * events (`{kind: 'realname'}` on /api/events), when a page listens to them, update it at once
- * through `onRealNameEvent`.
+ * Keeps the top bar's real-name badge live: a `realname` event on the tab's live connection
+ * (/api/events) updates it at once; as a fallback the status is re-read when the tab comes back into
+ * view, and every REVIEW_POLL_MS while a review is pending (the only state an operator changes).
  */
 export function useRealNameLive(): void {
   const status = useSession((s) => s.user?.realNameUser);
   const isCustomer = useSession((s) => !!s.user && !s.user.roles.includes('admin'));
+  useEffect(() => {
+    if (!isCustomer) return;
+    // The live connection module loads after the shell (it is the messaging pages' too).
+    let unsubscribe: (() => void) | undefined;
+    let cancelled = false;
+    void import('../messaging/useLive').then(({ liveConnection }) => {
+      if (cancelled) return;
+      unsubscribe = liveConnection.subscribe((event) => {
+        if (event.kind === 'realname') onRealNameEvent(event.status);
+      });
+    });
+    return () => {
+      cancelled = true;
+      unsubscribe?.();
+    };
+  }, [isCustomer]);
   useEffect(() => {
     if (!isCustomer) return;
     const onVisible = () => {

@@ -2,13 +2,13 @@ import { ExportOutlined, ShoppingOutlined, TeamOutlined } from '@ant-design/icon
 import { Alert, Button, Card, Empty, Tag } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { accountTypeLabel } from '../../features/ApiInfoDialog';
 import { AccessModeList } from '../../features/commerce/AccessModeList';
 import { ApplyApiButton } from '../../features/commerce/ApplyApiButton';
 import { buildCurlExample } from '../../features/commerce/logic';
 import { useApiAccounts, useService } from '../../features/commerce/queries';
 import { CopyableCode, CopyButton, QueryState, QuotaSummary } from '../../features/commerce/widgets';
 import { useSession } from '../../stores/session';
+import { accountTypeLabel } from '../../utils/labels';
 import '../../features/commerce/commerce.css';
 import './my-api.css';
 
