@@ -1,12 +1,11 @@
 import * as authCalls from '@wxc/contract/calls/auth';
 import { PASSWORD_MAX, PASSWORD_MIN } from '@wxc/contract/constants';
-import { captchaCodeField, mobileField, passwordField, smsCodeField } from '@wxc/contract/fields';
+import { mobileField, passwordField, smsCodeField } from '@wxc/contract/fields';
 import { type FormEvent, useMemo, useState } from 'react';
 import { ApiError, call } from '../../api/client';
-import { CaptchaImage, useCaptcha } from '../../features/captcha';
 import { fieldError } from '../../utils/validate';
 import { Banner, Icons, type Rules, TextField, useFields } from './kit';
-import { maskPhone, SmsButton, useCountdown } from './sms';
+import { SmsCodeFields, useSmsCode } from './sms';
 
 const PASSWORD_HINT = `${PASSWORD_MIN}-${PASSWORD_MAX} 位，需含字母和数字`;
 
@@ -46,38 +45,13 @@ export function ForgotForm({
     },
     rules,
   );
-  const captcha = useCaptcha();
-  const countdown = useCountdown();
-  const [sending, setSending] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const [serverError, setServerError] = useState('');
-  const [sentTo, setSentTo] = useState('');
-
-  async function sendCode() {
-    const phoneError = fieldError(mobileField, form.values.companyAccount);
-    const captchaError = fieldError(captchaCodeField, form.values.captchaCode);
-    form.setError('companyAccount', phoneError);
-    form.setError('captchaCode', captchaError);
-    if (phoneError || captchaError) return;
-    setSending(true);
-    setServerError('');
-    try {
-      const phone = form.values.companyAccount.trim();
-      const sent = await call(
-        authCalls.sendSms,
-        { phone, scene: 'resetPassword', captchaId: captcha.id, captchaCode: form.values.captchaCode.trim() },
-        { quiet: true },
-      );
-      countdown.start(sent.resendAfter);
-      setSentTo(phone);
-    } catch (error) {
-      setServerError(error instanceof ApiError ? error.message : '验证码发送失败，请稍后重试');
-    } finally {
-      form.set('captchaCode', '');
-      captcha.refresh();
-      setSending(false);
-    }
-  }
+  const sms = useSmsCode(
+    form,
+    (phone, c) => call(authCalls.sendSms, { phone, scene: 'resetPassword', ...c }, { quiet: true }),
+    setServerError,
+  );
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -108,67 +82,29 @@ export function ForgotForm({
       {serverError ? <Banner kind="error">{serverError}</Banner> : null}
       <TextField
         label="注册手机号"
-        name="companyAccount"
         icon={Icons.phone}
         placeholder="请输入注册时使用的手机号"
         autoComplete="tel"
         inputMode="numeric"
         maxLength={11}
-        value={form.values.companyAccount}
-        error={form.errors.companyAccount}
-        onValue={(v) => form.set('companyAccount', v)}
-        onBlur={() => form.blur('companyAccount')}
+        {...form.field('companyAccount')}
       />
-      <TextField
-        label="图形验证码"
-        name="captchaCode"
-        icon={Icons.shield}
-        placeholder="获取短信前请先输入"
-        autoComplete="off"
-        maxLength={8}
-        value={form.values.captchaCode}
-        error={form.errors.captchaCode}
-        onValue={(v) => form.set('captchaCode', v)}
-        addon={<CaptchaImage captcha={captcha} />}
-      />
-      <TextField
-        label="短信验证码"
-        name="verifyCode"
-        icon={Icons.message}
-        placeholder="请输入 6 位短信验证码"
-        autoComplete="one-time-code"
-        inputMode="numeric"
-        maxLength={6}
-        value={form.values.verifyCode}
-        error={form.errors.verifyCode}
-        onValue={(v) => form.set('verifyCode', v)}
-        onBlur={() => form.blur('verifyCode')}
-        addon={<SmsButton left={countdown.left} sending={sending} onSend={sendCode} />}
-      />
-      {sentTo ? <p className="field-hint">验证码已发送至 {maskPhone(sentTo)}，5 分钟内有效。</p> : null}
+      <SmsCodeFields form={form} sms={sms} />
       <TextField
         label="新密码"
-        name="password"
         type="password"
         icon={Icons.lock}
         placeholder={PASSWORD_HINT}
         autoComplete="new-password"
-        value={form.values.password}
-        error={form.errors.password}
-        onValue={(v) => form.set('password', v)}
-        onBlur={() => form.blur('password')}
+        {...form.field('password')}
       />
       <TextField
         label="确认新密码"
-        name="checkPassword"
         type="password"
         icon={Icons.lock}
         placeholder="请再次输入新密码"
         autoComplete="new-password"
-        value={form.values.checkPassword}
-        error={form.errors.checkPassword}
-        onValue={(v) => form.set('checkPassword', v)}
-        onBlur={() => form.blur('checkPassword')}
+        {...form.field('checkPassword')}
       />
       <button type="submit" className="btn btn-primary btn-block" disabled={submitting}>
         {submitting ? '提交中…' : '重置密码'}

@@ -69,39 +69,27 @@ export function LoginForm({
       {serverError ? <Banner kind="error">{serverError}</Banner> : null}
       <TextField
         label="账号"
-        name="companyAccount"
         icon={Icons.user}
         placeholder="请输入手机号 / 账号"
         autoComplete="username"
-        value={form.values.companyAccount}
-        error={form.errors.companyAccount}
-        onValue={(v) => form.set('companyAccount', v)}
-        onBlur={() => form.blur('companyAccount')}
+        {...form.field('companyAccount')}
       />
       <TextField
         label="密码"
-        name="password"
         type="password"
         icon={Icons.lock}
         placeholder="请输入密码"
         autoComplete="current-password"
-        value={form.values.password}
-        error={form.errors.password}
-        onValue={(v) => form.set('password', v)}
-        onBlur={() => form.blur('password')}
+        {...form.field('password')}
       />
       <TextField
         label="图形验证码"
-        name="captchaCode"
         icon={Icons.shield}
         placeholder="请输入右侧验证码"
         autoComplete="off"
         inputMode="text"
         maxLength={8}
-        value={form.values.captchaCode}
-        error={form.errors.captchaCode}
-        onValue={(v) => form.set('captchaCode', v)}
-        onBlur={() => form.blur('captchaCode')}
+        {...form.field('captchaCode')}
         addon={<CaptchaImage captcha={captcha} />}
       />
       <div className="auth-row">

@@ -1,21 +1,14 @@
 import * as authCalls from '@wxc/contract/calls/auth';
 import { PASSWORD_MAX, PASSWORD_MIN } from '@wxc/contract/constants';
 import { ACCOUNT_TYPE_LABELS, type AccountTypeValue } from '@wxc/contract/domain';
-import {
-  captchaCodeField,
-  companyNameField,
-  mobileField,
-  passwordField,
-  smsCodeField,
-} from '@wxc/contract/fields';
+import { companyNameField, mobileField, passwordField, smsCodeField } from '@wxc/contract/fields';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { ApiError, call } from '../../api/client';
-import { CaptchaImage, useCaptcha } from '../../features/captcha';
 import { signIn } from '../../stores/session';
 import { fieldError } from '../../utils/validate';
 import { Banner, Icons, type Rules, TextField, useFields } from './kit';
-import { maskPhone, SmsButton, useCountdown } from './sms';
+import { SmsCodeFields, useSmsCode } from './sms';
 
 const PASSWORD_HINT = `${PASSWORD_MIN}-${PASSWORD_MAX} 位，需含字母和数字`;
 
@@ -61,12 +54,13 @@ export function RegisterForm({ onSignedIn }: { onSignedIn(): void }) {
     },
     rules,
   );
-  const captcha = useCaptcha();
-  const countdown = useCountdown();
-  const [sending, setSending] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const [serverError, setServerError] = useState('');
-  const [sentTo, setSentTo] = useState('');
+  const sms = useSmsCode(
+    form,
+    (phone, c) => call(authCalls.sendRegisterSms, { phone, ...c }, { quiet: true }),
+    setServerError,
+  );
   const [open, setOpen] = useState<boolean | null>(null);
 
   useEffect(() => {
@@ -74,33 +68,6 @@ export function RegisterForm({ onSignedIn }: { onSignedIn(): void }) {
       .then((r) => setOpen(r.open))
       .catch(() => setOpen(true)); // the service has the last word on submit
   }, []);
-
-  async function sendCode() {
-    const phoneError = fieldError(mobileField, form.values.companyAccount);
-    const captchaError = fieldError(captchaCodeField, form.values.captchaCode);
-    form.setError('companyAccount', phoneError);
-    form.setError('captchaCode', captchaError);
-    if (phoneError || captchaError) return;
-    setSending(true);
-    setServerError('');
-    try {
-      const phone = form.values.companyAccount.trim();
-      const sent = await call(
-        authCalls.sendRegisterSms,
-        { phone, captchaId: captcha.id, captchaCode: form.values.captchaCode.trim() },
-        { quiet: true },
-      );
-      countdown.start(sent.resendAfter);
-      setSentTo(phone);
-    } catch (error) {
-      setServerError(error instanceof ApiError ? error.message : '验证码发送失败，请稍后重试');
-    } finally {
-      // The captcha was used either way.
-      form.set('captchaCode', '');
-      captcha.refresh();
-      setSending(false);
-    }
-  }
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -163,79 +130,37 @@ export function RegisterForm({ onSignedIn }: { onSignedIn(): void }) {
       </fieldset>
       <TextField
         label="公司名称"
-        name="companyName"
         icon={Icons.building}
         placeholder="请输入公司名称"
         autoComplete="organization"
-        value={form.values.companyName}
-        error={form.errors.companyName}
-        onValue={(v) => form.set('companyName', v)}
-        onBlur={() => form.blur('companyName')}
+        {...form.field('companyName')}
       />
       <TextField
         label="手机号（登录账号）"
-        name="companyAccount"
         icon={Icons.phone}
         placeholder="请输入手机号，将作为登录账号"
         autoComplete="tel"
         inputMode="numeric"
         maxLength={11}
-        value={form.values.companyAccount}
-        error={form.errors.companyAccount}
-        onValue={(v) => form.set('companyAccount', v)}
-        onBlur={() => form.blur('companyAccount')}
+        {...form.field('companyAccount')}
       />
       <TextField
         label="密码"
-        name="password"
         type="password"
         icon={Icons.lock}
         placeholder={PASSWORD_HINT}
         autoComplete="new-password"
-        value={form.values.password}
-        error={form.errors.password}
-        onValue={(v) => form.set('password', v)}
-        onBlur={() => form.blur('password')}
+        {...form.field('password')}
       />
       <TextField
         label="确认密码"
-        name="checkPassword"
         type="password"
         icon={Icons.lock}
         placeholder="请再次输入密码"
         autoComplete="new-password"
-        value={form.values.checkPassword}
-        error={form.errors.checkPassword}
-        onValue={(v) => form.set('checkPassword', v)}
-        onBlur={() => form.blur('checkPassword')}
+        {...form.field('checkPassword')}
       />
-      <TextField
-        label="图形验证码"
-        name="captchaCode"
-        icon={Icons.shield}
-        placeholder="获取短信前请先输入"
-        autoComplete="off"
-        maxLength={8}
-        value={form.values.captchaCode}
-        error={form.errors.captchaCode}
-        onValue={(v) => form.set('captchaCode', v)}
-        addon={<CaptchaImage captcha={captcha} />}
-      />
-      <TextField
-        label="短信验证码"
-        name="verifyCode"
-        icon={Icons.message}
-        placeholder="请输入 6 位短信验证码"
-        autoComplete="one-time-code"
-        inputMode="numeric"
-        maxLength={6}
-        value={form.values.verifyCode}
-        error={form.errors.verifyCode}
-        onValue={(v) => form.set('verifyCode', v)}
-        onBlur={() => form.blur('verifyCode')}
-        addon={<SmsButton left={countdown.left} sending={sending} onSend={sendCode} />}
-      />
-      {sentTo ? <p className="field-hint">验证码已发送至 {maskPhone(sentTo)}，5 分钟内有效。</p> : null}
+      <SmsCodeFields form={form} sms={sms} />
       <div className={`field checkbox-field${form.errors.readMsg ? ' field-error' : ''}`}>
         <label className="checkbox">
           <input

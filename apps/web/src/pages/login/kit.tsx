@@ -59,8 +59,19 @@ export function useFields<V extends Values>(initial: V, rules: Rules<V>) {
     setErrors((prev) => ({ ...prev, [key]: message }));
   }, []);
 
-  return { values, errors, set, blur, validate, setError };
+  /** What a TextField needs for `key`: its name, value, message and change/blur handlers. */
+  const field = (key: keyof V & string) => ({
+    name: key,
+    value: String(values[key] ?? ''),
+    error: errors[key],
+    onValue: (value: string) => set(key, value as V[typeof key]),
+    onBlur: () => blur(key),
+  });
+
+  return { values, errors, set, blur, validate, setError, field };
 }
+
+export type Fields<V extends Values> = ReturnType<typeof useFields<V>>;
 
 interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value'> {
   label: string;
