@@ -274,7 +274,9 @@ describe('shell', () => {
 
     await page.getByRole('button', { name: 'API 信息' }).click();
     const info = page.locator('.ant-modal').filter({ hasText: 'API 信息' });
-    await see(info.getByText(company.phone));
+    // The company's real API data: a new company has the service address but no package yet.
+    await see(info.getByText('服务地址'));
+    await see(info.getByText('暂无有效套餐'));
     await info.getByRole('button', { name: '知道了' }).click();
     await gone(info);
 
