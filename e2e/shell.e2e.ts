@@ -263,7 +263,7 @@ describe('shell', () => {
   });
 
   it('opens the top-bar items: real-name status, API info, API opening modes, support, buy', async () => {
-    const { company, t, page } = await loggedIn();
+    const { t, page } = await loggedIn();
     await page.goto('/dashboard');
     // The badge shows the status and opens the real-name dialog (its content is the real-name issue's).
     await page.getByRole('button', { name: '实名认证：未认证' }).click();
