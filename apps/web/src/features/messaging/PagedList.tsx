@@ -24,6 +24,7 @@ export function PagedList<T extends object>({
   onPage,
   scrollX = 900,
   label,
+  unit = '条',
 }: {
   query: UseQueryResult<Page<T>>;
   columns: TableColumnsType<T>;
@@ -33,6 +34,8 @@ export function PagedList<T extends object>({
   onPage(page: number, pageSize: number): void;
   scrollX?: number;
   label: string;
+  /** Counter word in "共 N …" (条 by default; 个 for accounts). */
+  unit?: string;
 }) {
   const narrow = useNarrow();
   return (
@@ -78,7 +81,7 @@ export function PagedList<T extends object>({
               total: d.total,
               showSizeChanger: true,
               pageSizeOptions: [10, 20, 50],
-              showTotal: (t) => `共 ${t} 条`,
+              showTotal: (t) => `共 ${t} ${unit}`,
               onChange: onPage,
               hideOnSinglePage: d.total <= 10,
             }}

@@ -3,27 +3,16 @@ import { useQuery } from '@tanstack/react-query';
 import * as packageCalls from '@wxc/contract/calls/packages';
 import * as recordCalls from '@wxc/contract/calls/records';
 import { PAGE_SIZE_DEFAULT } from '@wxc/contract/constants';
-import {
-  Button,
-  Card,
-  Empty,
-  Pagination,
-  Select,
-  Skeleton,
-  Table,
-  type TableColumnsType,
-  Tag,
-  Tooltip,
-} from 'antd';
+import { Button, Card, Empty, Pagination, Select, Skeleton, type TableColumnsType, Tag, Tooltip } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { call } from '../../api/client';
 import { daysLeftText, TIER_COLORS } from '../../features/commerce/logic';
 import { useOpenService } from '../../features/commerce/queries';
-import { useNarrow } from '../../features/commerce/useNarrow';
 import { Money, QueryState } from '../../features/commerce/widgets';
 import { monthOf, shiftMonth } from '../../features/messaging/labels';
+import { PagedList } from '../../features/messaging/PagedList';
 import { messagingKeys } from '../../features/messaging/queries';
 import { useLiveEvents } from '../../features/messaging/useLive';
 import { AccountStatusTag, LiveBadge, WxAvatar } from '../../features/messaging/widgets';
@@ -247,7 +236,6 @@ function AccountDetails() {
     page: 1,
     pageSize: PAGE_SIZE_DEFAULT,
   });
-  const narrow = useNarrow();
   const navigate = useNavigate();
   const query = useQuery({
     queryKey: messagingKeys.details(filter),
@@ -321,71 +309,36 @@ function AccountDetails() {
         />
       }
     >
-      <QueryState query={query} rows={4}>
-        {(d) =>
-          narrow ? (
-            d.list.length === 0 ? (
-              empty
-            ) : (
-              <>
-                <ul className="card-list" aria-label="账号明细">
-                  {d.list.map((a) => (
-                    <li key={a.wxid} className="list-card">
-                      <div className="list-card-head">
-                        <span className="account-cell">
-                          <WxAvatar src={a.avatar} name={a.nickname} size={28} />
-                          {a.nickname}
-                        </span>
-                        <AccountStatusTag status={a.status} />
-                      </div>
-                      <dl>
-                        <dt>wxid</dt>
-                        <dd>{a.wxid}</dd>
-                        <dt>今日</dt>
-                        <dd>
-                          发出 {a.sentToday} · 收到 {a.receivedToday}
-                        </dd>
-                        <dt>最近登录</dt>
-                        <dd>{formatTime(a.lastLoginAt)}</dd>
-                      </dl>
-                    </li>
-                  ))}
-                </ul>
-                {d.total > d.pageSize ? (
-                  <Pagination
-                    className="list-pagination"
-                    simple
-                    current={d.page}
-                    pageSize={d.pageSize}
-                    total={d.total}
-                    onChange={changePage}
-                  />
-                ) : null}
-              </>
-            )
-          ) : (
-            <Table<DetailRow>
-              rowKey="wxid"
-              size="middle"
-              columns={columns}
-              dataSource={d.list}
-              loading={query.isFetching && query.isPlaceholderData}
-              scroll={{ x: 900 }}
-              locale={{ emptyText: empty }}
-              pagination={{
-                current: d.page,
-                pageSize: d.pageSize,
-                total: d.total,
-                showSizeChanger: true,
-                pageSizeOptions: [10, 20, 50],
-                showTotal: (t) => `共 ${t} 个`,
-                onChange: changePage,
-                hideOnSinglePage: d.total <= 10,
-              }}
-            />
-          )
-        }
-      </QueryState>
+      <PagedList<DetailRow>
+        query={query}
+        columns={columns}
+        rowKey="wxid"
+        label="账号明细"
+        unit="个"
+        empty={empty}
+        onPage={changePage}
+        card={(a) => (
+          <>
+            <div className="list-card-head">
+              <span className="account-cell">
+                <WxAvatar src={a.avatar} name={a.nickname} size={28} />
+                {a.nickname}
+              </span>
+              <AccountStatusTag status={a.status} />
+            </div>
+            <dl>
+              <dt>wxid</dt>
+              <dd>{a.wxid}</dd>
+              <dt>今日</dt>
+              <dd>
+                发出 {a.sentToday} · 收到 {a.receivedToday}
+              </dd>
+              <dt>最近登录</dt>
+              <dd>{formatTime(a.lastLoginAt)}</dd>
+            </dl>
+          </>
+        )}
+      />
     </Card>
   );
 }
