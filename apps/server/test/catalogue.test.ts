@@ -21,7 +21,7 @@ describe.each(dialects)('online tester catalogue (%s)', (dialect) => {
   it('lists every api call of the contract, in contract order, and nothing else', async () => {
     const res = await t.call(catalogueCalls.wechatApiList, {}, { token });
     expect(res.code).toBe('200');
-    const api = allCalls.filter((c) => c.auth === 'api');
+    const api = allCalls.filter((c) => c.audience === 'customerOrApi');
     expect(api.length).toBeGreaterThan(20);
     expect(res.data.list.map((e: { path: string }) => e.path)).toEqual(api.map((c) => c.path));
     expect(res.data.list.find((e: { path: string }) => e.path === msgCalls.getQrCode.path)).toEqual({

@@ -1,14 +1,17 @@
 import { z } from 'zod';
 
 /**
- * Who may make a call:
- * - public: anyone (the session is still read when present);
- * - session: a logged-in console user (customer or operator);
- * - admin: a logged-in operator;
- * - api: a customer's program with its sub-account credentials, or a logged-in customer in the
- *   console (the messaging gateway: the online tester calls exactly what programs call).
+ * Who may make a call. Every call names one; the server's route helper enforces it in one place,
+ * so no handler checks roles by hand.
+ * - public: anyone (the console session is still read when present);
+ * - user: any logged-in console user, customer or operator (their own session and profile);
+ * - customer: a logged-in customer (a company); operators are refused with "40300";
+ * - operator: a logged-in operator (role admin); customers are refused with "40300";
+ * - customerOrApi: the messaging gateway: a customer's program with its sub-account credentials,
+ *   or a logged-in customer in the console (the online tester calls exactly what programs call).
  */
-export type CallAuth = 'public' | 'session' | 'admin' | 'api';
+export const CALL_AUDIENCES = ['public', 'user', 'customer', 'operator', 'customerOrApi'] as const;
+export type CallAudience = (typeof CALL_AUDIENCES)[number];
 
 /**
  * One call of the API: its address, who may make it, its input and the `data` of its answer.
@@ -18,13 +21,14 @@ export type CallAuth = 'public' | 'session' | 'admin' | 'api';
 export interface CallDef<
   Req extends z.ZodType = z.ZodType,
   Res extends z.ZodType = z.ZodType,
-  Auth extends CallAuth = CallAuth,
+  Audience extends CallAudience = CallAudience,
 > {
   /** Stable operation id, `<domain>.<name>`. */
   id: string;
   method: 'GET' | 'POST';
+  /** The full path, e.g. `/api/msg/sendMsgText`. */
   path: string;
-  auth: Auth;
+  audience: Audience;
   /** Group name in the API reference (Chinese). */
   tag: string;
   summary: string;
@@ -37,14 +41,14 @@ export interface CallDef<
   response: Res;
 }
 
-export function defineCall<Req extends z.ZodType, Res extends z.ZodType, const Auth extends CallAuth>(
-  def: CallDef<Req, Res, Auth>,
-): CallDef<Req, Res, Auth> {
+export function defineCall<Req extends z.ZodType, Res extends z.ZodType, const Audience extends CallAudience>(
+  def: CallDef<Req, Res, Audience>,
+): CallDef<Req, Res, Audience> {
   return def;
 }
 
-export type CallRequest<C> = C extends CallDef<infer Req, z.ZodType, CallAuth> ? z.input<Req> : never;
-export type CallResponse<C> = C extends CallDef<z.ZodType, infer Res, CallAuth> ? z.output<Res> : never;
+export type CallRequest<C> = C extends CallDef<infer Req, z.ZodType, CallAudience> ? z.input<Req> : never;
+export type CallResponse<C> = C extends CallDef<z.ZodType, infer Res, CallAudience> ? z.output<Res> : never;
 
 /** Every answer is `{ code, message, data }`; success is the string "200". */
 export function envelopeSchema<T extends z.ZodType>(data: T) {

@@ -1,4 +1,4 @@
-import type { CallDef } from '@wxc/contract';
+import type { CallAudience, CallDef } from '@wxc/contract';
 import { envelopeSchema, OK_CODE } from '@wxc/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { z } from 'zod';
@@ -16,16 +16,73 @@ export interface CallContext<Input, Auth> {
   reply: FastifyReply;
 }
 
-type AuthFor<C extends CallDef> = C['auth'] extends 'api'
+type AuthFor<C extends CallDef> = C['audience'] extends 'customerOrApi'
   ? ApiCaller
-  : C['auth'] extends 'public'
+  : C['audience'] extends 'public'
     ? AuthContext | null
     : AuthContext;
 
 export interface Authenticators {
   session(req: FastifyRequest): Promise<AuthContext | null>;
-  /** Sub-account credentials, or a customer's console session. */
-  api(req: FastifyRequest, session: AuthContext | null): Promise<ApiCaller | null>;
+  /** The sub-account behind the request's API credentials, or null when it carries none. */
+  credentials(req: FastifyRequest): Promise<ApiCaller | null>;
+}
+
+const isOperator = (session: AuthContext) => session.user.roles.includes('admin');
+
+/**
+ * The one place that decides who may make a call (its contract `audience`). Answers the caller's
+ * identity for the handler, or throws "403" (not logged in) / "40300" (logged in, not allowed).
+ */
+async function admit(
+  audience: CallAudience,
+  req: FastifyRequest,
+  authenticate: Authenticators,
+): Promise<AuthContext | ApiCaller | null> {
+  if (audience === 'customerOrApi') {
+    // Credentials win over a session: a program's request is judged by its own credentials.
+    const caller = await authenticate.credentials(req);
+    if (caller) return caller;
+  }
+  const session = await authenticate.session(req);
+  switch (audience) {
+    case 'public':
+      return session;
+    case 'user':
+      if (!session) throw new AppError('UNAUTHENTICATED');
+      return session;
+    case 'customer':
+      if (!session) throw new AppError('UNAUTHENTICATED');
+      if (isOperator(session)) throw new AppError('FORBIDDEN', CUSTOMERS_ONLY);
+      return session;
+    case 'operator':
+      if (!session) throw new AppError('UNAUTHENTICATED');
+      if (!isOperator(session)) throw new AppError('FORBIDDEN');
+      return session;
+    case 'customerOrApi': {
+      if (!session)
+        throw new AppError(
+          'UNAUTHENTICATED',
+          '请登录控制台，或在请求头中提供 API 凭证（x-app-key 与 x-app-secret）',
+        );
+      if (isOperator(session)) throw new AppError('FORBIDDEN', CUSTOMERS_ONLY);
+      return { companyId: session.user.id, subAccountId: null, via: 'session' } satisfies ApiCaller;
+    }
+    default: {
+      // A new audience must be enforced here before any call can use it.
+      const unknown: never = audience;
+      throw new Error(`call audience not enforced: ${String(unknown)}`);
+    }
+  }
+}
+
+const CUSTOMERS_ONLY = '运营账号不能使用客户功能，请使用客户账号登录';
+
+/** How the OpenAPI document describes who may call. */
+function securityOf(audience: CallAudience): { security?: Record<string, string[]>[] } {
+  if (audience === 'public') return {};
+  if (audience === 'customerOrApi') return { security: [{ appKey: [], appSecret: [] }, { session: [] }] };
+  return { security: [{ session: [] }] };
 }
 
 export interface RouteExtras {
@@ -38,6 +95,7 @@ export interface RouteExtras {
  * returns the `data`, and the envelope is added here. Nothing else belongs in a handler.
  */
 export function createRouter(app: FastifyInstance, authenticate: Authenticators) {
+  const admitted = new WeakMap<FastifyRequest, AuthContext | ApiCaller | null>();
   return function route<C extends CallDef>(
     def: C,
     handler: (ctx: CallContext<z.output<C['request']>, AuthFor<C>>) => Promise<z.output<C['response']>>,
@@ -50,11 +108,7 @@ export function createRouter(app: FastifyInstance, authenticate: Authenticators)
         tags: [def.tag],
         summary: def.summary,
         ...(def.description ? { description: def.description } : {}),
-        ...(def.auth === 'public'
-          ? {}
-          : def.auth === 'api'
-            ? { security: [{ appKey: [], appSecret: [] }, { session: [] }] }
-            : { security: [{ session: [] }] }),
+        ...securityOf(def.audience),
         [inputKey]: def.request,
         response: { 200: envelopeSchema(def.response) },
       },
@@ -66,20 +120,13 @@ export function createRouter(app: FastifyInstance, authenticate: Authenticators)
       method: def.method,
       url: def.path,
       ...options,
+      // Who may call is decided before the input is validated: a caller who may not make the call
+      // learns nothing about its parameters.
+      preValidation: async (req) => {
+        admitted.set(req, await admit(def.audience, req, authenticate));
+      },
       handler: async (req, reply) => {
-        const session = await authenticate.session(req);
-        let auth: AuthContext | ApiCaller | null = session;
-        if (def.auth === 'api') {
-          auth = await authenticate.api(req, session);
-          if (!auth)
-            throw new AppError(
-              'UNAUTHENTICATED',
-              '请登录控制台，或在请求头中提供 API 凭证（x-app-key 与 x-app-secret）',
-            );
-        } else if (def.auth !== 'public' && !session) {
-          throw new AppError('UNAUTHENTICATED');
-        }
-        if (def.auth === 'admin' && !session?.user.roles.includes('admin')) throw new AppError('FORBIDDEN');
+        const auth = admitted.get(req) ?? null;
         const input = (def.method === 'GET' ? req.query : req.body) as z.output<C['request']>;
         const data = await handler({
           input,

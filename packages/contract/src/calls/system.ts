@@ -6,7 +6,7 @@ export const siteInfo = defineCall({
   id: 'system.siteInfo',
   method: 'GET',
   path: '/api/normal/siteInfo',
-  auth: 'public',
+  audience: 'public',
   tag: '系统',
   summary: '站点信息（产品名称、版本标记、客服二维码）',
   request: emptyRequest,

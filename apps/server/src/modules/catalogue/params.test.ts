@@ -118,7 +118,7 @@ describe('catalogue', () => {
   const catalogue = createCatalogueService();
 
   it('lists exactly the api calls, in contract order', () => {
-    const api = allCalls.filter((c) => c.auth === 'api');
+    const api = allCalls.filter((c) => c.audience === 'customerOrApi');
     expect(catalogue.list().list.map((e) => e.path)).toEqual(api.map((c) => c.path));
     expect(catalogue.list().list.find((e) => e.path === '/api/msg/sendMsgText')).toEqual({
       id: 'msg.sendMsgText',

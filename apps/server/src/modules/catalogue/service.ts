@@ -16,7 +16,7 @@ export interface CatalogueEntry {
  * and each one's parameters generated from its request schema. Built once; the contract is static.
  */
 export function createCatalogueService(calls: readonly CallDef[] = allCalls) {
-  const apiCalls = calls.filter((c) => c.auth === 'api');
+  const apiCalls = calls.filter((c) => c.audience === 'customerOrApi');
   const entries: CatalogueEntry[] = apiCalls.map((c) => ({
     id: c.id,
     group: c.tag,

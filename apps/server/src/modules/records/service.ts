@@ -2,7 +2,6 @@ import type { WxAccount } from '@wxc/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { AppError } from '../../lib/errors.js';
-import type { AuthContext } from '../auth/sessions.js';
 import {
   type DeviceRecord,
   type LoginRecord,
@@ -11,13 +10,6 @@ import {
   toWxAccount,
 } from './mappers.js';
 import * as repo from './repo.js';
-
-/** The company of a console caller; operators have no messaging accounts of their own (40300). */
-export function customerCompany(auth: AuthContext): string {
-  if (auth.user.role !== 'customer')
-    throw new AppError('FORBIDDEN', '运营账号没有微信账号记录，请使用客户账号登录');
-  return auth.user.id;
-}
 
 export interface Page<T> {
   list: T[];

@@ -30,7 +30,7 @@ const UPLOAD_PATH = '/api/tools/getSourceUrl';
 
 /**
  * The one place the console calls a path taken from data: a call of the catalogue (generated from
- * the contract, so only customer-facing `api` calls), sent with the console session through the
+ * the contract, so only `customerOrApi` calls), sent with the console session through the
  * generic client. Quiet: the result panel shows failures.
  */
 function callCatalogued(entry: Entry, body: Record<string, unknown>) {
@@ -38,7 +38,7 @@ function callCatalogued(entry: Entry, body: Record<string, unknown>) {
     id: entry.id,
     method: entry.method === 'GET' ? 'GET' : 'POST',
     path: entry.path,
-    auth: 'api',
+    audience: 'customerOrApi',
     tag: entry.group,
     summary: entry.name,
     request: z.record(z.string(), z.unknown()),
