@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
 import { MEDIA_MAX_BYTES } from '@wxc/contract';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
@@ -10,13 +10,14 @@ import type { Config } from './config.js';
 import type { Database } from './db/index.js';
 import { registerApiDocs } from './docs.js';
 import { startHousekeeping } from './housekeeping.js';
-import { installErrorHandler } from './lib/error-handler.js';
+import { clientErrorHandler, frameworkErrors, installErrorHandler, NO_STORE } from './lib/error-handler.js';
 import { createRouter } from './lib/http.js';
-import { RequestValidationError } from './lib/validation.js';
+import { nulError, pathOfNul, RequestValidationError } from './lib/validation.js';
 import { registerApiAccountRoutes } from './modules/api-accounts/routes.js';
 import { createApiAccountService } from './modules/api-accounts/service.js';
-import { createApiAuth } from './modules/api-auth/service.js';
+import { createApiAuth, installBodyDigest } from './modules/api-auth/service.js';
 import { createAuditService } from './modules/audit/service.js';
+import { findUserById } from './modules/auth/repo.js';
 import { registerAuthRoutes } from './modules/auth/routes.js';
 import { createAuthService } from './modules/auth/service.js';
 import { createSessionService, tokenFromHeader } from './modules/auth/sessions.js';
@@ -32,6 +33,8 @@ import { createMediaService } from './modules/media/service.js';
 import * as messagingRepo from './modules/messaging/repo.js';
 import { registerMessagingRoutes } from './modules/messaging/routes.js';
 import { createGateway } from './modules/messaging/service.js';
+import { registerOnboardingRoutes } from './modules/onboarding/routes.js';
+import { createOnboardingService } from './modules/onboarding/service.js';
 import { registerOperatorRoutes } from './modules/operator/routes.js';
 import { createOperatorService } from './modules/operator/service.js';
 import { createOrderService } from './modules/orders/service.js';
@@ -51,9 +54,10 @@ import { registerStatisticsRoutes } from './modules/statistics/routes.js';
 import { createStatisticsService } from './modules/statistics/service.js';
 import { localStorage } from './modules/storage/local.js';
 import { registerSystemRoutes } from './modules/system/routes.js';
+import { createSupportContact } from './modules/system/support.js';
 import { registerVisitorRoutes } from './modules/visitors/routes.js';
 import { createVisitorService } from './modules/visitors/service.js';
-import { registerConsole } from './web.js';
+import { isApiPath, isApiRequest, registerConsole } from './web.js';
 
 export interface BuildOptions {
   config: Config;
@@ -87,26 +91,33 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     requestIdHeader: false,
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // Failures before routing (a bad percent-encoding, a request the HTTP parser refuses) answer
+    // the envelope too, not Fastify's own JSON.
+    frameworkErrors,
+    clientErrorHandler,
     // Schemas are zod: parse with zod (the error names the field), serialize through the response
     // schema so nothing undeclared leaves the service.
   });
   app.setValidatorCompiler(({ schema }) => (data: unknown) => {
     // reportInput: issues keep the offending value, so "missing" and "wrong type" read differently.
     const result = (schema as ZodType).safeParse(data ?? undefined, { reportInput: true });
-    return result.success
-      ? { value: result.data }
-      : { error: new RequestValidationError(result.error.issues) };
+    if (!result.success) return { error: new RequestValidationError(result.error.issues) };
+    // Fields with their own text rule have said it better already; this catches every other string.
+    const nul = pathOfNul(result.data);
+    return nul ? { error: nulError(nul) } : { value: result.data };
   });
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    // API answers carry tokens and personal data: never stored (errors and misses included).
+    if (isApiRequest(req)) reply.header('cache-control', NO_STORE);
   });
   installErrorHandler(app);
-  // JSON bodies keep their raw text: signed API requests are verified over the exact bytes sent.
+  // JSON only (text/plain is refused with 415); an empty JSON body means "no input". Signed API
+  // requests are verified over the raw bytes before this parser runs (api-auth/body-digest.ts).
   app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = body as string;
-    (req as { rawBody?: string }).rawBody = text;
     if (text.trim() === '') return done(null, undefined);
     try {
       done(null, JSON.parse(text));
@@ -124,25 +135,39 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     );
   }
 
+  const directives = {
+    defaultSrc: ["'self'"],
+    imgSrc: ["'self'", 'data:', 'blob:'],
+    styleSrc: ["'self'", "'unsafe-inline'"], // antd writes its styles at run time
+    scriptSrc: ["'self'"],
+    connectSrc: ["'self'"],
+    frameAncestors: ["'none'"],
+  };
+  // upgrade-insecure-requests and HSTS only over https: served over plain http (a LAN address,
+  // say) they would send the browser to an https origin that does not exist, a blank console.
   await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        styleSrc: ["'self'", "'unsafe-inline'"], // antd writes its styles at run time
-        scriptSrc: ["'self'"],
-        connectSrc: ["'self'"],
-        frameAncestors: ["'none'"],
-      },
-    },
+    contentSecurityPolicy: { directives: { ...directives, upgradeInsecureRequests: null } },
+    hsts: false,
     crossOriginEmbedderPolicy: false,
+  });
+  const alwaysHttps = new URL(config.publicUrl).protocol === 'https:';
+  app.addHook('onRequest', async (req, reply) => {
+    // req.protocol honours X-Forwarded-Proto only with TRUST_PROXY.
+    if (alwaysHttps || req.protocol === 'https') {
+      reply.helmet({
+        contentSecurityPolicy: { directives },
+        hsts: { maxAge: 31_536_000, includeSubDomains: true },
+      });
+    }
   });
   await app.register(rateLimit, {
     global: true,
     max: config.rateLimitPerMinute,
     timeWindow: 60_000,
+    store: RouteAddressStore,
     // API calls are what can be abused; the console's static files (dozens per page) are not limited.
-    allowList: (req) => !req.url.startsWith('/api/'),
+    // Decided by the route the request matched, never by its raw URL: `/%61pi/...` is `/api/...`.
+    allowList: (req) => !isApiPath(req.routeOptions.url ?? ''),
   });
   if (config.corsOrigins.length > 0) {
     // Same-origin only unless the operator lists other origins; imported lazily as few need it.
@@ -167,12 +192,20 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     audit,
   });
 
-  const apiAuth = createApiAuth(db);
+  const apiAuth = createApiAuth(db, { secretNeedsHttps: config.isProduction });
+  installBodyDigest(app, apiAuth.precheckSigned); // signed API requests: SHA-256 of the exact body bytes
   const route = createRouter(app, {
     session: (req) => sessions.authenticate(tokenFromHeader(req.headers.authorization)),
-    api: (req, session) => apiAuth.resolve(req, session),
+    credentials: (req) => apiAuth.fromCredentials(req),
+    company: async (id) => {
+      const user = await findUserById(db, id);
+      return user?.role === 'customer' ? { id: user.id, account: user.account } : null;
+    },
+    audit: ({ operatorId, companyId, call, ip }) =>
+      audit.record({ userId: operatorId, action: 'support.view', ip, detail: { companyId, call } }),
   });
-  registerSystemRoutes(app, route, config, database);
+  const support = createSupportContact(settings, localStorage(config.dataDir), config);
+  registerSystemRoutes(app, route, config, database, support);
   registerAuthRoutes(route, auth, captcha, { sensitivePerMinute: opts.sensitiveRateLimit ?? 30 });
 
   const packages = createPackageService(db, config.publicUrl);
@@ -238,7 +271,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerMessagingRoutes(route, gateway, media);
   registerMediaRoutes(app, media);
   registerSimulatorRoutes(app, route, gateway, simulator);
-  registerEventRoutes(app, bus, (req) => sessions.authenticate(tokenFromHeader(req.headers.authorization)));
+  registerEventRoutes(app, bus, sessions);
   if (opts.gatewayWorker ?? true) app.addHook('onReady', async () => gateway.start());
 
   // real-name verification, the operator area and the console's own visitor counts
@@ -248,6 +281,15 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerOperatorRoutes(route, operator);
   const visitors = createVisitorService(db);
   registerVisitorRoutes(route, visitors);
+  // 开始使用: the first-day checklist, read from the modules that own each step's records
+  const onboarding = createOnboardingService({
+    subscriptions: (companyId) => packages.mySubscriptions(companyId),
+    apiAccounts: (companyId) => apiAccounts.list(companyId, false),
+    companyConfig: (companyId) => apiAccounts.getCompanyConfig(companyId),
+    gateway: (companyId) => messagingRepo.progressOf(db, companyId),
+    realName: (companyId) => realName.info(companyId),
+  });
+  registerOnboardingRoutes(route, onboarding);
   app.addHook('onClose', () => gateway.stop());
 
   app.decorate('services', {
@@ -280,6 +322,57 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     app.addHook('onClose', async () => stop?.());
   }
   return app;
+}
+
+/** Counters kept at most (client and route pairs); expired ones go first, then the oldest. */
+const MAX_RATE_WINDOWS = 50_000;
+
+/**
+ * The rate limiter's in-process counters, one per client and route *address*. The plugin's own
+ * store counts each route and method apart, so the HEAD that Fastify answers with a GET route's
+ * handler (issuing a captcha, say) would get a second budget of its own; here they share one.
+ */
+class RouteAddressStore implements FastifyRateLimitStore {
+  constructor(
+    _options?: unknown,
+    private readonly windows = new Map<string, { count: number; resetAt: number }>(),
+    private readonly scope = '',
+  ) {}
+
+  incr(
+    key: string,
+    callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+    timeWindow: number,
+  ): void {
+    const now = Date.now();
+    const id = this.scope + key;
+    let window = this.windows.get(id);
+    if (!window || window.resetAt <= now) {
+      window = { count: 0, resetAt: now + timeWindow };
+      this.windows.delete(id); // re-inserted: the map stays in order of window start
+      this.windows.set(id, window);
+      if (this.windows.size > MAX_RATE_WINDOWS) this.evict(now);
+    }
+    window.count += 1;
+    callback(null, { current: window.count, ttl: window.resetAt - now });
+  }
+
+  /** A route's own limit: its counters, scoped by the route's address (not its method). */
+  child(options: Parameters<FastifyRateLimitStore['child']>[0]): FastifyRateLimitStore {
+    // The plugin passes its merged limit options with the route under `routeInfo`.
+    const url = (options as { routeInfo?: { url?: string } }).routeInfo?.url ?? '';
+    return new RouteAddressStore(undefined, this.windows, `${url} `);
+  }
+
+  private evict(now: number): void {
+    for (const [id, window] of this.windows) {
+      if (window.resetAt <= now) this.windows.delete(id);
+    }
+    for (const id of this.windows.keys()) {
+      if (this.windows.size <= MAX_RATE_WINDOWS) break;
+      this.windows.delete(id);
+    }
+  }
 }
 
 /** The app's services, for main.ts (workers) and API tests that drive them at the edges. */

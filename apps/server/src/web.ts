@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { ErrorCatalogue } from '@wxc/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 const notFound = (method: string, url: string) => ({
   code: ErrorCatalogue.NOT_FOUND.code,
@@ -10,9 +10,29 @@ const notFound = (method: string, url: string) => ({
   data: null,
 });
 
+/** An API address: `/api` and everything under it (case-sensitive, as the router is). */
+export const isApiPath = (p: string) => p === '/api' || p.startsWith('/api/');
+
 /**
- * Serves the built console at `/`. Hashed assets are cached for a year; any other GET that is not
- * an API address gets index.html so client routes survive a reload. API misses answer "404".
+ * Whether a request is for the API: by the route it matched, or, for a miss, by its path decoded
+ * the way the router decodes it, so `/%61pi/...` is an API address like `/api/...`. The router is
+ * case-sensitive, and so is this: `/API/...` is a console address (no call answers it).
+ */
+export function isApiRequest(req: FastifyRequest): boolean {
+  const route = req.routeOptions.url;
+  if (route !== undefined) return isApiPath(route);
+  const rawPath = req.url.split('?')[0] ?? '';
+  try {
+    return isApiPath(decodeURIComponent(rawPath));
+  } catch {
+    return isApiPath(rawPath);
+  }
+}
+
+/**
+ * Serves the built console at `/`. Hashed assets are cached for a year; any other GET (or HEAD)
+ * that is not an API address gets index.html so client routes survive a reload. API misses answer
+ * "404".
  */
 export async function registerConsole(app: FastifyInstance, distDir: string): Promise<void> {
   const indexFile = path.join(distDir, 'index.html');
@@ -30,9 +50,11 @@ export async function registerConsole(app: FastifyInstance, distDir: string): Pr
   }
 
   app.setNotFoundHandler((req, reply) => {
-    const isApi = req.url.startsWith('/api/') || req.url === '/api';
-    if (req.method !== 'GET' || isApi || !built) {
-      if (!built && req.method === 'GET' && !isApi) {
+    const isApi = isApiRequest(req);
+    // HEAD is GET without the body: the same status and headers for every console address.
+    const isRead = req.method === 'GET' || req.method === 'HEAD';
+    if (!isRead || isApi || !built) {
+      if (!built && isRead && !isApi) {
         return reply
           .status(404)
           .type('text/plain; charset=utf-8')

@@ -5,6 +5,7 @@ import {
   type CallAudience,
   type CallDef,
   packageCalls,
+  SUPPORT_VIEW_HEADER,
 } from '@wxc/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setUpCatalogue } from './commerce-helpers.js';
@@ -23,10 +24,10 @@ import { customerWithSubAccount, MESSAGING_ENV } from './messaging-helpers.js';
  * caller gets from its audience. "allowed" means the call got past the door (it may still answer
  * "400" for the empty input, or a domain error); the other classes are the door's own answers.
  */
-type Caller = 'anonymous' | 'customer' | 'operator' | 'subAccount' | 'revokedSubAccount';
+type Caller = 'anonymous' | 'customer' | 'operator' | 'subAccount' | 'revokedSubAccount' | 'operatorViewing';
 type Answer = 'allowed' | '403' | '40300';
 
-const EXPECTED: Record<CallAudience, Record<Caller, Answer>> = {
+const EXPECTED: Record<CallAudience, Record<Exclude<Caller, 'operatorViewing'>, Answer>> = {
   public: {
     anonymous: 'allowed',
     customer: 'allowed',
@@ -64,7 +65,18 @@ const EXPECTED: Record<CallAudience, Record<Caller, Answer>> = {
   },
 };
 
-const CALLERS = Object.keys(EXPECTED.public) as Caller[];
+/**
+ * The operator's read-only support view (`x-view-company` names the company): the contract's
+ * support reads are allowed, every other customer call is refused as for any operator.
+ */
+function expected(call: CallDef, caller: Caller): Answer {
+  if (caller !== 'operatorViewing') return EXPECTED[call.audience][caller];
+  if (call.audience === 'customer' || call.audience === 'customerOrApi')
+    return call.supportRead ? 'allowed' : '40300';
+  return EXPECTED[call.audience].operator;
+}
+
+const CALLERS: Caller[] = [...(Object.keys(EXPECTED.public) as Caller[]), 'operatorViewing'];
 
 // Ending a session is swept last, so the sessions stay valid for every other call.
 const ENDS_SESSION = new Set(['auth.logout']);
@@ -117,6 +129,8 @@ const idsOf = (audience: CallAudience) =>
 describe.each(dialects)('call audiences, swept over every call (%s)', (dialect) => {
   let t: TestApp;
   const as = {} as Record<Caller, CallOptions>;
+  let companyId: string;
+  let customerToken: string;
 
   beforeAll(async () => {
     t = await createTestApp(dialect, MESSAGING_ENV, { app: { callbackWorker: false } });
@@ -138,12 +152,21 @@ describe.each(dialects)('call audiences, swept over every call (%s)', (dialect) 
     );
     expect(recovered.code).toBe('200');
     const operator = await createAdmin(t);
+    // The support view gets its own operator session: the sweep ends each session it uses.
+    const viewing = await createAdmin(t);
     // Each caller from its own address, so the sweep stays under the per-IP limits.
     as.anonymous = { ip: '10.9.0.1' };
     as.customer = { token: company.token, ip: '10.9.0.2' };
     as.operator = { token: operator.token, ip: '10.9.0.3' };
     as.subAccount = { headers: company.creds, ip: '10.9.0.4' };
     as.revokedSubAccount = { headers: revokedCreds, ip: '10.9.0.5' };
+    as.operatorViewing = {
+      token: viewing.token,
+      headers: { [SUPPORT_VIEW_HEADER]: company.user.id },
+      ip: '10.9.0.7',
+    };
+    companyId = company.user.id;
+    customerToken = company.token;
   });
   afterAll(() => t?.close());
 
@@ -170,6 +193,58 @@ describe.each(dialects)('call audiences, swept over every call (%s)', (dialect) 
     expect(await tableCounts(t.database)).toEqual(before);
   });
 
+  describe('support view', () => {
+    it('an operator reads a named company exactly as the customer sees it, and each read is audited', async () => {
+      const auditRows = () =>
+        t.database.db.selectFrom('audit_log').selectAll().where('action', '=', 'support.view').execute();
+      const before = (await auditRows()).length;
+      const mine = await t.call(apiAccountCalls.queryApiAccount, {}, { token: customerToken });
+      const viewed = await t.call(apiAccountCalls.queryApiAccount, {}, as.operatorViewing);
+      expect(viewed.code).toBe('200');
+      expect(viewed.data).toEqual(mine.data);
+      const rows = await auditRows();
+      expect(rows.length).toBe(before + 1);
+      expect(JSON.parse(rows.at(-1)!.detail)).toEqual({ companyId, call: 'accountManager.queryApiAccount' });
+    });
+
+    it('writes are refused even when a company is named, and nothing changes', async () => {
+      const before = await tableCounts(t.database);
+      const res = await t.call(
+        apiAccountCalls.openApiAccount,
+        { name: '代开', availableNum: 0 },
+        as.operatorViewing,
+      );
+      expect(res).toMatchObject({ status: 403, code: '40300' });
+      expect(await tableCounts(t.database)).toEqual(before);
+    });
+
+    it('a read without a named company, or naming no customer, is refused', async () => {
+      expect(await t.call(apiAccountCalls.queryApiAccount, {}, as.operator)).toMatchObject({ code: '40300' });
+      const nobody = { ...as.operatorViewing, headers: { [SUPPORT_VIEW_HEADER]: 'no-such-company' } };
+      expect(await t.call(apiAccountCalls.queryApiAccount, {}, nobody)).toMatchObject({
+        status: 404,
+        code: '404',
+      });
+    });
+
+    it('only operators may name a company', async () => {
+      const other = await customerWithSubAccount(t, await setUpCatalogue(t));
+      const res = await t.call(
+        apiAccountCalls.queryApiAccount,
+        {},
+        { token: other.token, headers: { [SUPPORT_VIEW_HEADER]: companyId }, ip: '10.9.0.8' },
+      );
+      expect(res).toMatchObject({ status: 403, code: '40300' });
+      expect(
+        await t.call(
+          apiAccountCalls.queryApiAccount,
+          {},
+          { headers: { ...other.creds, [SUPPORT_VIEW_HEADER]: companyId } },
+        ),
+      ).toMatchObject({ code: '40300' });
+    });
+  });
+
   it('a caller who may not make a call learns nothing about its input (refused before validation)', async () => {
     const buy = allCalls.find((c) => c.id === 'package.buy')!;
     const bad = { packageId: 12, quantity: 'many' } as never;
@@ -182,10 +257,9 @@ describe.each(dialects)('call audiences, swept over every call (%s)', (dialect) 
     const wrong: string[] = [];
     for (const call of sweepOrder) {
       for (const caller of CALLERS) {
-        const expected = EXPECTED[call.audience][caller];
+        const want = expected(call, caller);
         const got = await answerOf(call, caller);
-        if (got !== expected)
-          wrong.push(`${call.id} (${call.audience}) as ${caller}: ${got}, expected ${expected}`);
+        if (got !== want) wrong.push(`${call.id} (${call.audience}) as ${caller}: ${got}, expected ${want}`);
       }
     }
     expect(wrong).toEqual([]);

@@ -562,6 +562,58 @@ describe.each(dialects)('callbacks (%s)', (dialect) => {
     });
   });
 
+  describe('SSRF at connect time', () => {
+    it('a host that answers a public address when checked and 127.0.0.1 when connecting is never reached (DNS rebinding)', async () => {
+      const strict = await createTestApp(dialect, {}, { app: { callbackWorker: false } });
+      const r = await recv();
+      const asked: string[] = [];
+      // A rebinding name with TTL 0: public for the first lookup (the check), loopback ever after.
+      // Only this resolver knows the name; nothing here ever connects outside 127.0.0.0/8.
+      const rebinding = async (host: string) => {
+        asked.push(host);
+        return asked.length === 1 ? ['203.0.113.10'] : ['127.0.0.1'];
+      };
+      const worker = createCallbackService({
+        db: strict.database.db,
+        log: strict.app.log,
+        bus: createLocalBus(),
+        allowPrivate: false,
+        resolve: rebinding,
+        retryDelaysMs: [60_000],
+        timeoutMs: 800,
+      });
+      try {
+        const c = await company(strict, (await setUpCatalogue(strict)).basic.id);
+        const sub = await c.sub();
+        await strict.database.db
+          .updateTable('api_accounts')
+          .set({ callback_url: `http://rebind.test:${new URL(r.url).port}/cb` })
+          .where('id', '=', sub.id)
+          .execute();
+        const id = (await worker.emit({
+          companyId: c.companyId,
+          subAccountId: sub.id,
+          wxid: 'wxid_r',
+          type: 'message',
+          data: { text: 'x' },
+        }))!;
+        worker.start();
+        const row = await waitFor('the first attempt', async () => {
+          const e = await eventRow(strict, id);
+          return e && e.attempts >= 1 ? e : null;
+        });
+        expect(asked).toEqual(['rebind.test', 'rebind.test']); // checked, then resolved again to connect
+        expect(row.last_status_code).toBeNull();
+        expect(row.last_error).toMatch(/本机、内网或链路本地地址/);
+        expect(row.last_error).toContain('127.0.0.1');
+        expect(r.got).toHaveLength(0);
+      } finally {
+        await worker.stop();
+        await strict.close();
+      }
+    });
+  });
+
   describe('durability', () => {
     it('housekeeping deletes settled events older than 30 days with their attempts; keeps pending ones', async () => {
       const sub = await x.sub();

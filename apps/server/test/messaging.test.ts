@@ -1,4 +1,7 @@
-import { apiAccountCalls, msgCalls, packageCalls, recordCalls, simCalls } from '@wxc/contract';
+import { createHash, createHmac, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { apiAccountCalls, callbackCalls, msgCalls, packageCalls, recordCalls, simCalls } from '@wxc/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setUpCatalogue } from './commerce-helpers.js';
 import { createTestApp, dialects, registerCompany, type TestApp, tableCounts } from './helpers.js';
@@ -9,6 +12,29 @@ import {
   MESSAGING_ENV,
   until,
 } from './messaging-helpers.js';
+
+const sha256hex = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
+
+/**
+ * The signature headers a program computes, written out independently of the server's code:
+ * x-signature = hex(HMAC-SHA256(key = hex(SHA-256(appSecret)),
+ *   "POST" + "\n" + path + "\n" + appKey + "\n" + timestamp + "\n" + nonce + "\n" + hex(SHA-256(body bytes)))).
+ * The path defaults to proxyList's.
+ */
+function signedHeaders(
+  c: { sub: { appKey: string }; creds: { 'x-app-secret': string } },
+  body: Buffer | string,
+  opts: { timestamp?: string; nonce?: string; path?: string } = {},
+): Record<string, string> {
+  const timestamp = opts.timestamp ?? String(Math.floor(Date.now() / 1000));
+  const nonce = opts.nonce ?? `n-${randomUUID()}`;
+  const signature = createHmac('sha256', sha256hex(c.creds['x-app-secret']))
+    .update(
+      `POST\n${opts.path ?? msgCalls.proxyList.path}\n${c.sub.appKey}\n${timestamp}\n${nonce}\n${sha256hex(body)}`,
+    )
+    .digest('hex');
+  return { 'x-app-key': c.sub.appKey, 'x-timestamp': timestamp, 'x-nonce': nonce, 'x-signature': signature };
+}
 
 describe.each(dialects)('messaging gateway (%s)', (dialect) => {
   let t: TestApp;
@@ -469,22 +495,16 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
     });
 
     it('accepts signed requests once (nonce) within the time window', async () => {
-      const { createHash, createHmac } = await import('node:crypto');
       const c = await customerWithSubAccount(t, cat);
-      const key = createHash('sha256').update(c.creds['x-app-secret']).digest('hex');
       const body = '{}';
-      const sign = (ts: string, nonce: string) =>
-        createHmac('sha256', key).update(`${c.sub.appKey}\n${ts}\n${nonce}\n${body}`).digest('hex');
-      const send = (ts: string, nonce: string, sig = sign(ts, nonce)) =>
+      const send = (ts: string, nonce: string, sig?: string) =>
         t.app.inject({
           method: 'POST',
           url: msgCalls.proxyList.path,
           headers: {
             'content-type': 'application/json',
-            'x-app-key': c.sub.appKey,
-            'x-timestamp': ts,
-            'x-nonce': nonce,
-            'x-signature': sig,
+            ...signedHeaders(c, body, { timestamp: ts, nonce }),
+            ...(sig ? { 'x-signature': sig } : {}),
           },
           payload: body,
         });
@@ -493,6 +513,200 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       expect((await send(now, 'nonce-0001')).json().message).toContain('nonce 已使用');
       expect((await send(now, 'nonce-0002', '0'.repeat(64))).json().message).toBe('签名错误');
       expect((await send(String(Number(now) - 600), 'nonce-0003')).json().message).toContain('超过 5 分钟');
+    });
+
+    it('signs the exact body bytes: the same JSON spelt differently is refused', async () => {
+      const c = await customerWithSubAccount(t, cat);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: msgCalls.proxyList.path,
+        headers: { 'content-type': 'application/json', ...signedHeaders(c, '{}') },
+        payload: '{ }',
+      });
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toMatchObject({ code: '403', message: '签名错误' });
+    });
+
+    it('a signature binds method and path: the same signed body sent to another call is refused', async () => {
+      const c = await customerWithSubAccount(t, cat);
+      const headers = { 'content-type': 'application/json', ...signedHeaders(c, '{}') }; // signed for proxyList
+      const other = await t.app.inject({
+        method: 'POST',
+        url: callbackCalls.listDeliveries.path,
+        headers,
+        payload: '{}',
+      });
+      expect(other.json()).toMatchObject({ code: '403', message: '签名错误' });
+      // An encoded spelling of the signed call's own address is the same call.
+      const encoded = await t.app.inject({
+        method: 'POST',
+        url: '/%61pi/msg/proxyList',
+        headers: { 'content-type': 'application/json', ...signedHeaders(c, '{}') },
+        payload: '{}',
+      });
+      expect(encoded.json().code).toBe('200');
+    });
+
+    it('accepts a signed request with an empty body (with or without a content type)', async () => {
+      const c = await customerWithSubAccount(t, cat);
+      for (const contentType of [{ 'content-type': 'application/json' }, {}]) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: msgCalls.proxyList.path,
+          headers: { ...contentType, ...signedHeaders(c, '') },
+        });
+        expect(res.json().code, JSON.stringify(contentType)).toBe('200');
+      }
+    });
+
+    it('a signed upload covers the file: a swapped file is refused and nothing is stored', async () => {
+      const c = await customerWithSubAccount(t, cat);
+      const boundary = '----wxc-signed';
+      const form = (file: Buffer) =>
+        Buffer.concat([
+          Buffer.from(
+            `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`,
+          ),
+          file,
+          Buffer.from(`\r\n--${boundary}--\r\n`),
+        ]);
+      const png = (fill: string) =>
+        Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.from(fill.repeat(64))]);
+      const signedFor = form(png('a'));
+      const swapped = form(png('b')); // same length, other bytes
+      const upload = (payload: Buffer, headers: Record<string, string>) =>
+        t.app.inject({
+          method: 'POST',
+          url: msgCalls.getSourceUrl.path,
+          headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
+          payload,
+        });
+      const before = await tableCounts(t.database);
+
+      const refused = await upload(
+        swapped,
+        signedHeaders(c, signedFor, { path: msgCalls.getSourceUrl.path }),
+      );
+      expect(refused.statusCode).toBe(401);
+      expect(refused.json()).toMatchObject({ code: '403', message: '签名错误' });
+      // The old string to sign put "{}" in place of any multipart body: that must not authorise a file.
+      const nonce = `old-${randomUUID()}`;
+      const timestamp = String(Math.floor(Date.now() / 1000));
+      const legacy = createHmac('sha256', sha256hex(c.creds['x-app-secret']))
+        .update(`${c.sub.appKey}\n${timestamp}\n${nonce}\n{}`)
+        .digest('hex');
+      const old = await upload(signedFor, {
+        'x-app-key': c.sub.appKey,
+        'x-timestamp': timestamp,
+        'x-nonce': nonce,
+        'x-signature': legacy,
+      });
+      expect(old.json()).toMatchObject({ code: '403', message: '签名错误' });
+      expect(await tableCounts(t.database)).toEqual(before);
+
+      const accepted = await upload(
+        signedFor,
+        signedHeaders(c, signedFor, { path: msgCalls.getSourceUrl.path }),
+      );
+      expect(accepted.json().code).toBe('200');
+      expect(accepted.json().data).toMatchObject({ mime: 'image/png', size: png('a').length });
+      const file = await t.app.inject({
+        method: 'GET',
+        url: accepted.json().data.url.replace('http://127.0.0.1:8080', ''),
+      });
+      expect(file.rawPayload.equals(png('a'))).toBe(true);
+    });
+
+    it('a signed upload over a real connection (the request stream, not an injected one)', async () => {
+      const c = await customerWithSubAccount(t, cat);
+      const boundary = '----wxc-socket';
+      const file = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(256 * 1024, 7)]);
+      const payload = Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="b.png"\r\nContent-Type: image/png\r\n\r\n`,
+        ),
+        file,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+      const server = http.createServer((req, res) => t.app.routing(req, res));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${msgCalls.getSourceUrl.path}`;
+        const send = (headers: Record<string, string>) =>
+          fetch(url, {
+            method: 'POST',
+            headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
+            body: payload,
+          }).then((r) => r.json());
+        expect(await send(signedHeaders(c, payload, { path: msgCalls.getSourceUrl.path }))).toMatchObject({
+          code: '200',
+          data: { size: file.length },
+        });
+        const other = Buffer.from(payload);
+        other.writeUInt8(other.readUInt8(other.length - 100) ^ 1, other.length - 100); // one bit of the file
+        expect(await send(signedHeaders(c, other, { path: msgCalls.getSourceUrl.path }))).toMatchObject({
+          code: '403',
+          message: '签名错误',
+        });
+      } finally {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
+    });
+
+    it('refuses a signed request with an unknown key or a stale timestamp before reading its body', async () => {
+      const c = await customerWithSubAccount(t, cat);
+      const server = http.createServer((req, res) => t.app.routing(req, res));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      // Announces 10 MB and sends a few bytes: the answer must come without the rest.
+      const answer = (headers: Record<string, string>) =>
+        new Promise<{ status: number; body: string }>((resolve, reject) => {
+          const req = http.request({
+            host: '127.0.0.1',
+            port: (server.address() as AddressInfo).port,
+            method: 'POST',
+            path: msgCalls.getSourceUrl.path,
+            headers: {
+              ...headers,
+              'content-type': 'multipart/form-data; boundary=x',
+              'content-length': String(10 * 1024 * 1024),
+            },
+          });
+          req.on('response', (res) => {
+            let body = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => {
+              body += chunk;
+            });
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          });
+          req.on('error', reject);
+          req.write('--x\r\n');
+        });
+      try {
+        const stranger = await answer(signedHeaders({ ...c, sub: { appKey: 'ak_nobody' } }, 'x'));
+        expect(stranger.status).toBe(401);
+        expect(JSON.parse(stranger.body).message).toContain('API 凭证无效');
+        const stale = await answer(
+          signedHeaders(c, 'x', { timestamp: String(Math.floor(Date.now() / 1000) - 3600) }),
+        );
+        expect(JSON.parse(stale.body).message).toContain('超过 5 分钟');
+      } finally {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
+    });
+
+    it('refuses a signed body over the size limit with 413', async () => {
+      const c = await customerWithSubAccount(t, cat);
+      const body = JSON.stringify({ pad: 'x'.repeat(1024 * 1024 + 10) });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: msgCalls.proxyList.path,
+        headers: { 'content-type': 'application/json', ...signedHeaders(c, body) },
+        payload: body,
+      });
+      expect(res.statusCode).toBe(413);
     });
 
     it('enforces the company IP allow-list for credentials, not for the console', async () => {

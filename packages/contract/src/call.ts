@@ -29,6 +29,11 @@ export interface CallDef<
   /** The full path, e.g. `/api/msg/sendMsgText`. */
   path: string;
   audience: Audience;
+  /**
+   * A read an operator may make on behalf of one named company (the read-only support view:
+   * `x-view-company: <companyId>`). Only for `customer` and `customerOrApi` calls that change nothing.
+   */
+  supportRead?: true;
   /** Group name in the API reference (Chinese). */
   tag: string;
   summary: string;

@@ -72,6 +72,8 @@ export const MEDIA_MAX_BYTES = 20 * 1024 * 1024;
 export const CALLBACK_SIGNATURE_HEADER = 'x-wx-signature';
 export const CALLBACK_TIMESTAMP_HEADER = 'x-wx-timestamp';
 export const CALLBACK_EVENT_HEADER = 'x-wx-event-id';
+/** An operator's read-only support view names the company it looks at with this header. */
+export const SUPPORT_VIEW_HEADER = 'x-view-company';
 /** API credential headers for programs (see the API reference). */
 export const API_KEY_HEADER = 'x-app-key';
 export const API_SECRET_HEADER = 'x-app-secret';

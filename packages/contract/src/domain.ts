@@ -63,6 +63,20 @@ export function accessModesOf(tier: Tier): AccountTypeValue[] {
   return ([1, 2, 3, 4] as const).filter((mode) => TIER_ORDER.indexOf(ACCESS_MODE_MIN_TIER[mode]) <= rank);
 }
 
+/** Whether a package of `tier` serves a company of access mode `accountType` (spec §9). */
+export function tierFits(tier: Tier, accountType: number): boolean {
+  const min = ACCESS_MODE_MIN_TIER[accountType as AccountTypeValue] ?? 'basic';
+  return TIER_ORDER.indexOf(tier) >= TIER_ORDER.indexOf(min);
+}
+
+/** "SaaS 接入需要基础版及以上套餐" — what a company of this access mode needs, in one sentence. */
+export function tierNeededText(accountType: number): string {
+  const mode = accountType as AccountTypeValue;
+  const min = ACCESS_MODE_MIN_TIER[mode] ?? 'basic';
+  const above = min === 'enterprise' ? '' : '及以上';
+  return `「${ACCOUNT_TYPE_LABELS[mode] ?? 'SaaS'}」接入方式需要${TIER_LABELS[min]}${above}套餐`;
+}
+
 export const OrderState = {
   PENDING: 'pending',
   PAID: 'paid',

@@ -30,6 +30,7 @@ export const ErrorCatalogue = {
   NO_ACTIVE_PACKAGE: { code: '40022', status: 400, message: '暂无有效套餐，请先购买套餐' },
   ACCOUNT_OFFLINE: { code: '40023', status: 400, message: '该微信账号已下线，请重新登录' },
   NO_SUB_ACCOUNT: { code: '40024', status: 400, message: '请先在「子账号」中新建子账号并分配额度' },
+  TIER_NOT_SUPPORTED: { code: '40025', status: 400, message: '所选套餐不支持贵公司的接入方式' },
 
   ACCOUNT_EXISTS: { code: '40901', status: 409, message: '该手机号已注册，请直接登录' },
 

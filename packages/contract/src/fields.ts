@@ -47,17 +47,62 @@ export const smsCodeField = z
   .trim()
   .regex(new RegExp(`^\\d{${SMS_CODE_LENGTH}}$`), `短信验证码为 ${SMS_CODE_LENGTH} 位数字`);
 
-export const companyNameField = z
-  .string({ error: '请输入公司名称' })
-  .trim()
-  .min(2, '公司名称至少 2 个字符')
-  .max(50, '公司名称不能超过 50 个字符');
+// ---- free text: names, remarks, notes
 
-export const userNameField = z
-  .string({ error: '请输入用户名' })
-  .trim()
-  .min(1, '请输入用户名')
-  .max(30, '用户名不能超过 30 个字符');
+/**
+ * What a name, remark or note may not contain (one rule for every such field, see textField):
+ * - control characters (\p{Cc}: NUL, tab, line breaks unless the field is multi-line, escape, DEL,
+ *   the C1 range) — NUL alone is refused by PostgreSQL text, so it would even fail the write;
+ * - format characters (\p{Cf}): bidi embeddings, overrides and isolates (U+202A–U+202E,
+ *   U+2066–U+2069), direction marks (U+200E/F, U+061C), zero-width space and non-joiner, word
+ *   joiner, BOM, soft hyphen, tag characters (U+E0000 block) and the like. They are invisible, yet
+ *   change how text reads (an override turns "report‮fdp.exe" into "reportexe.pdf" and can reverse
+ *   the rest of an operator's list row) or make two names look alike while differing;
+ * - the line and paragraph separators U+2028/U+2029 (line breaks by another name).
+ * One exception, decided here: ZERO WIDTH JOINER (U+200D) between two emoji, which is how emoji
+ * sequences (👨‍👩‍👧, 🏳️‍🌈, 👩🏽‍💻) are written; anywhere else it is refused. Emoji flags built from tag
+ * characters (the Scotland flag) are refused with the tags: rare, and tags can hide text.
+ */
+const FORBIDDEN_CHARACTER = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
+/** An emoji (with its variation selector or skin tone) followed by ZWJ and another emoji. */
+const EMOJI_JOINER =
+  /(\p{Extended_Pictographic}[\u{FE0F}\u{1F3FB}-\u{1F3FF}]?)\u200D(?=\p{Extended_Pictographic})/gu;
+/** Half of a UTF-16 surrogate pair on its own (with the u flag a whole pair is one code point). */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+export interface TextFieldOptions {
+  /** Most characters (UTF-16 code units, as the browser's maxlength counts). */
+  max: number;
+  /** Fewest characters after trimming; default 1 (required). 0 allows an empty value. */
+  min?: number;
+  /** Notes typed in a text area: line breaks are kept (CRLF and CR become LF). */
+  multiline?: boolean;
+}
+
+/**
+ * The one rule for free text a person names or notes something with: trims; refuses empty when
+ * required; refuses control and format characters and lone surrogates (see FORBIDDEN_CHARACTER);
+ * keeps a maximum length. Every message names the field (`label`), in Chinese as the console shows
+ * it. Returns a plain zod string, so `.optional()`, `.default()`, `.regex()` and `.meta()` still chain.
+ */
+export function textField(label: string, options: TextFieldOptions) {
+  const { max, min = 1, multiline = false } = options;
+  let field = min > 0 ? z.string({ error: `请输入${label}` }) : z.string();
+  field = field.trim();
+  if (multiline) field = field.overwrite((v) => v.replace(/\r\n?/g, '\n'));
+  if (min > 0) field = field.min(min, min === 1 ? `请输入${label}` : `${label}至少 ${min} 个字符`);
+  return field
+    .max(max, `${label}不能超过 ${max} 个字符`)
+    .refine((v) => !LONE_SURROGATE.test(v), `${label}包含无效的字符编码`)
+    .refine((v) => {
+      const text = multiline ? v.replaceAll('\n', '') : v;
+      return !FORBIDDEN_CHARACTER.test(text.replace(EMOJI_JOINER, '$1'));
+    }, `${label}不能包含控制字符或不可见的格式字符`);
+}
+
+export const companyNameField = textField('公司名称', { min: 2, max: 50 });
+
+export const userNameField = textField('用户名', { max: 30 });
 
 /** The captcha pair that guards login and every SMS send. */
 export const captchaPair = { captchaId: captchaIdField, captchaCode: captchaCodeField };

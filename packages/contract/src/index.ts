@@ -5,6 +5,8 @@ export { type SmsScene, smsScene } from './calls/auth.js';
 export * as callbackCalls from './calls/callbacks.js';
 export * as catalogueCalls from './calls/catalogue.js';
 export * as msgCalls from './calls/msg.js';
+export * as onboardingCalls from './calls/onboarding.js';
+export { ONBOARDING_STEPS, type OnboardingStep } from './calls/onboarding.js';
 export * as operatorCalls from './calls/operator.js';
 export * as packageCalls from './calls/packages.js';
 export * as realNameCalls from './calls/realname.js';
@@ -22,6 +24,7 @@ import * as auth from './calls/auth.js';
 import * as callbacks from './calls/callbacks.js';
 import * as catalogue from './calls/catalogue.js';
 import * as msg from './calls/msg.js';
+import * as onboarding from './calls/onboarding.js';
 import * as operator from './calls/operator.js';
 import * as packages from './calls/packages.js';
 import * as realName from './calls/realname.js';
@@ -43,6 +46,7 @@ export const allCalls: CallDef[] = [
   ...callsOf(apiAccounts),
   ...callsOf(msg),
   ...callsOf(records),
+  ...callsOf(onboarding),
   ...callsOf(callbacks),
   ...callsOf(sim),
   ...callsOf(catalogue),

@@ -1,5 +1,5 @@
 import type { CallAudience, CallDef } from '@wxc/contract';
-import { envelopeSchema, OK_CODE } from '@wxc/contract';
+import { envelopeSchema, OK_CODE, SUPPORT_VIEW_HEADER } from '@wxc/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { z } from 'zod';
 import type { ApiCaller } from '../modules/api-auth/service.js';
@@ -26,6 +26,10 @@ export interface Authenticators {
   session(req: FastifyRequest): Promise<AuthContext | null>;
   /** The sub-account behind the request's API credentials, or null when it carries none. */
   credentials(req: FastifyRequest): Promise<ApiCaller | null>;
+  /** The customer company an operator's support view names, or null when there is none. */
+  company(companyId: string): Promise<{ id: string; account: string } | null>;
+  /** Writes one support-view read to the audit log. */
+  audit(entry: { operatorId: string; companyId: string; call: string; ip: string }): Promise<void>;
 }
 
 const isOperator = (session: AuthContext) => session.user.roles.includes('admin');
@@ -35,16 +39,21 @@ const isOperator = (session: AuthContext) => session.user.roles.includes('admin'
  * identity for the handler, or throws "403" (not logged in) / "40300" (logged in, not allowed).
  */
 async function admit(
-  audience: CallAudience,
+  def: CallDef,
   req: FastifyRequest,
   authenticate: Authenticators,
 ): Promise<AuthContext | ApiCaller | null> {
+  const { audience } = def;
   if (audience === 'customerOrApi') {
     // Credentials win over a session: a program's request is judged by its own credentials.
     const caller = await authenticate.credentials(req);
     if (caller) return caller;
   }
   const session = await authenticate.session(req);
+  const viewed = req.headers[SUPPORT_VIEW_HEADER];
+  if (viewed !== undefined && !(session && isOperator(session))) {
+    throw new AppError('FORBIDDEN', '只有运营账号可以查看其他公司的控制台');
+  }
   switch (audience) {
     case 'public':
       return session;
@@ -53,7 +62,7 @@ async function admit(
       return session;
     case 'customer':
       if (!session) throw new AppError('UNAUTHENTICATED');
-      if (isOperator(session)) throw new AppError('FORBIDDEN', CUSTOMERS_ONLY);
+      if (isOperator(session)) return supportView(def, req, session, authenticate);
       return session;
     case 'operator':
       if (!session) throw new AppError('UNAUTHENTICATED');
@@ -65,7 +74,10 @@ async function admit(
           'UNAUTHENTICATED',
           '请登录控制台，或在请求头中提供 API 凭证（x-app-key 与 x-app-secret）',
         );
-      if (isOperator(session)) throw new AppError('FORBIDDEN', CUSTOMERS_ONLY);
+      if (isOperator(session)) {
+        const view = await supportView(def, req, session, authenticate);
+        return { companyId: view.user.id, subAccountId: null, via: 'support' } satisfies ApiCaller;
+      }
       return { companyId: session.user.id, subAccountId: null, via: 'session' } satisfies ApiCaller;
     }
     default: {
@@ -74,6 +86,29 @@ async function admit(
       throw new Error(`call audience not enforced: ${String(unknown)}`);
     }
   }
+}
+
+/**
+ * An operator on a customer call: allowed only for the contract's support reads, and only for the
+ * company the request names (`x-view-company`). The handler then sees that company as the caller,
+ * read-only by construction (writes never get here). Every such read is audited.
+ */
+async function supportView(
+  def: CallDef,
+  req: FastifyRequest,
+  operator: AuthContext,
+  authenticate: Authenticators,
+): Promise<AuthContext> {
+  const viewed = req.headers[SUPPORT_VIEW_HEADER];
+  if (typeof viewed !== 'string' || viewed === '') throw new AppError('FORBIDDEN', CUSTOMERS_ONLY);
+  if (!def.supportRead) throw new AppError('FORBIDDEN', '查看客户控制台时为只读：运营账号不能代客户操作');
+  const company = await authenticate.company(viewed);
+  if (!company) throw new AppError('NOT_FOUND', '要查看的公司不存在');
+  await authenticate.audit({ operatorId: operator.user.id, companyId: company.id, call: def.id, ip: req.ip });
+  return {
+    sessionId: operator.sessionId,
+    user: { id: company.id, account: company.account, role: 'customer', roles: ['customer'] },
+  };
 }
 
 const CUSTOMERS_ONLY = '运营账号不能使用客户功能，请使用客户账号登录';
@@ -123,7 +158,7 @@ export function createRouter(app: FastifyInstance, authenticate: Authenticators)
       // Who may call is decided before the input is validated: a caller who may not make the call
       // learns nothing about its parameters.
       preValidation: async (req) => {
-        admitted.set(req, await admit(def.audience, req, authenticate));
+        admitted.set(req, await admit(def, req, authenticate));
       },
       handler: async (req, reply) => {
         const auth = admitted.get(req) ?? null;

@@ -1,6 +1,7 @@
+import type { LookupAddress } from 'node:dns';
 import { describe, expect, it } from 'vitest';
 import { AppError } from './errors.js';
-import { assertCallbackUrlAllowed, isBlockedAddress } from './url-guard.js';
+import { assertCallbackUrlAllowed, guardedLookup, isBlockedAddress } from './url-guard.js';
 
 describe('isBlockedAddress', () => {
   it.each([
@@ -20,11 +21,18 @@ describe('isBlockedAddress', () => {
     'fd00::1',
     '::ffff:127.0.0.1',
     '::ffff:10.0.0.1',
+    '::ffff:7f00:1',
+    '::ffff:a9fe:a9fe',
+    '64:ff9b::7f00:1',
+    '64:ff9b:1::a00:1',
+    '2002:7f00:1::1',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
     'not-an-ip',
   ])('blocks %s', (ip) => expect(isBlockedAddress(ip)).toBe(true));
 
-  it.each(['203.0.113.10', '8.8.8.8', '172.32.0.1', '2001:db8::1', '::ffff:8.8.8.8'])('allows %s', (ip) =>
-    expect(isBlockedAddress(ip)).toBe(false),
+  it.each(['203.0.113.10', '8.8.8.8', '172.32.0.1', '2001:db8::1', '::ffff:8.8.8.8', '::ffff:808:808'])(
+    'allows %s',
+    (ip) => expect(isBlockedAddress(ip)).toBe(false),
   );
 });
 
@@ -67,5 +75,52 @@ describe('assertCallbackUrlAllowed', () => {
     await expect(assertCallbackUrlAllowed('http://a:b@10.0.0.1/', { allowPrivate: true })).rejects.toThrow(
       '用户名或密码',
     );
+  });
+});
+
+describe('guardedLookup (what callback connections resolve with)', () => {
+  /** Calls the lookup the way net.connect does and collects its answer. */
+  const lookupWith = (
+    resolve: (host: string) => Promise<string[]>,
+    options: { all?: boolean; family?: number },
+  ) =>
+    new Promise<{ err: NodeJS.ErrnoException | null; address?: string | LookupAddress[]; family?: number }>(
+      (done) => {
+        guardedLookup(resolve)('cb.example.com', options, (err, address, family) =>
+          done({ err, address, family }),
+        );
+      },
+    );
+  const resolveTo = (addresses: string[]) => async () => addresses;
+
+  it('answers public addresses in both shapes net.connect asks for', async () => {
+    const all = await lookupWith(resolveTo(['203.0.113.1', '2001:db8::1']), { all: true });
+    expect(all.err).toBeNull();
+    expect(all.address).toEqual([
+      { address: '203.0.113.1', family: 4 },
+      { address: '2001:db8::1', family: 6 },
+    ]);
+    const one = await lookupWith(resolveTo(['203.0.113.1']), {});
+    expect(one).toMatchObject({ err: null, address: '203.0.113.1', family: 4 });
+    const v6 = await lookupWith(resolveTo(['203.0.113.1', '2001:db8::1']), { family: 6 });
+    expect(v6).toMatchObject({ err: null, address: '2001:db8::1', family: 6 });
+  });
+
+  it('refuses the connection when the name now resolves to a blocked address (rebinding)', async () => {
+    for (const addresses of [['127.0.0.1'], ['203.0.113.1', '10.0.0.2'], ['::ffff:169.254.169.254']]) {
+      const { err, address } = await lookupWith(resolveTo(addresses), { all: true });
+      expect(err?.code, addresses.join()).toBe('ERR_CALLBACK_ADDRESS_BLOCKED');
+      expect(err?.message).toContain('回调地址不能指向本机、内网或链路本地地址');
+      expect(address).toBeUndefined();
+    }
+  });
+
+  it('passes resolution failures on, and an empty answer is "not found"', async () => {
+    const failing = async () => {
+      throw Object.assign(new Error('getaddrinfo ENOTFOUND cb.example.com'), { code: 'ENOTFOUND' });
+    };
+    expect((await lookupWith(failing, { all: true })).err?.code).toBe('ENOTFOUND');
+    expect((await lookupWith(resolveTo([]), { all: true })).err?.code).toBe('ENOTFOUND');
+    expect((await lookupWith(resolveTo(['203.0.113.1']), { family: 6 })).err?.code).toBe('ENOTFOUND');
   });
 });

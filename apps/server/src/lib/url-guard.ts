@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { AppError } from './errors.js';
 
 /** Addresses a callback must never reach unless the operator allows it (SSRF). */
@@ -25,6 +25,12 @@ for (const [net, prefix] of [
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],
+  // Prefixes that carry an IPv4 address inside (a way around the IPv4 rules): NAT64 (well-known and
+  // local-use), 6to4 and Teredo. Blocked whole: a callback has no business going through them.
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['2002::', 16],
+  ['2001::', 32],
 ] as const) {
   blocked.addSubnet(net, prefix, 'ipv6');
 }
@@ -33,14 +39,63 @@ export function isBlockedAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return true;
   if (family === 6 && address.toLowerCase().startsWith('::ffff:')) {
-    const v4 = address.slice(7);
+    // IPv4-mapped, dotted (::ffff:127.0.0.1) or hex (::ffff:7f00:1): judged by the IPv4 rules.
+    const tail = address.slice(7);
+    const hex = /^([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(tail);
+    const v4 = hex
+      ? [
+          parseInt(hex[1]!, 16) >> 8,
+          parseInt(hex[1]!, 16) & 255,
+          parseInt(hex[2]!, 16) >> 8,
+          parseInt(hex[2]!, 16) & 255,
+        ].join('.')
+      : tail;
     if (isIP(v4) === 4) return blocked.check(v4, 'ipv4');
   }
   return blocked.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
 export type Resolver = (host: string) => Promise<string[]>;
-const dnsResolver: Resolver = async (host) => (await lookup(host, { all: true })).map((a) => a.address);
+export const dnsResolver: Resolver = async (host) =>
+  (await lookup(host, { all: true })).map((a) => a.address);
+
+const BLOCKED_MESSAGE = '回调地址不能指向本机、内网或链路本地地址';
+
+/**
+ * A lookup for the connection itself: resolves the name with `resolve` and refuses to connect when
+ * any address it answers is blocked. Checking the URL first is not enough, since a name can answer
+ * a public address to the check and a private one to the connection (DNS rebinding); with this the
+ * address checked is the address connected to. (IP-literal hosts are never looked up: the URL check
+ * covers them, and they cannot change.)
+ */
+export function guardedLookup(resolve: Resolver = dnsResolver): LookupFunction {
+  return (hostname, options, callback) => {
+    // Like dns.lookup, a failure answers the error alone.
+    const fail = (err: NodeJS.ErrnoException) => (callback as (e: NodeJS.ErrnoException) => void)(err);
+    resolve(hostname).then(
+      (all) => {
+        const blocked = all.find(isBlockedAddress);
+        if (blocked !== undefined) {
+          const err: NodeJS.ErrnoException = new Error(`${BLOCKED_MESSAGE}（${hostname} 解析为 ${blocked}）`);
+          err.code = 'ERR_CALLBACK_ADDRESS_BLOCKED';
+          return fail(err);
+        }
+        const addresses = all
+          .map((address) => ({ address, family: isIP(address) }))
+          .filter((a) => !options.family || a.family === options.family);
+        const first = addresses[0];
+        if (!first) {
+          const err: NodeJS.ErrnoException = new Error(`getaddrinfo ENOTFOUND ${hostname}`);
+          err.code = 'ENOTFOUND';
+          return fail(err);
+        }
+        if (options.all) callback(null, addresses);
+        else callback(null, first.address, first.family);
+      },
+      (err: NodeJS.ErrnoException) => fail(err),
+    );
+  };
+}
 
 /**
  * Checks that a callback URL is http(s) and that every address its host resolves to is public.
@@ -73,7 +128,7 @@ export async function assertCallbackUrlAllowed(
     }
   }
   if (addresses.length === 0 || addresses.some(isBlockedAddress)) {
-    throw new AppError('BAD_REQUEST', '回调地址不能指向本机、内网或链路本地地址');
+    throw new AppError('BAD_REQUEST', BLOCKED_MESSAGE);
   }
   return url;
 }

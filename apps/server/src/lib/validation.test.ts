@@ -1,7 +1,7 @@
 import { authCalls, PASSWORD_RULE_TEXT } from '@wxc/contract';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { describeIssues, RequestValidationError } from './validation.js';
+import { describeIssues, pathOfNul, RequestValidationError } from './validation.js';
 
 /** Parses the way the server's validator compiler does and describes the first failure. */
 function describe_(schema: z.ZodType, input: unknown): string {
@@ -93,5 +93,17 @@ describe('describeIssues', () => {
     expect(err.statusCode).toBe(400);
     expect(err.message).toBe('a：缺少必填参数');
     expect(err.name).toBe('RequestValidationError');
+  });
+});
+
+describe('pathOfNul', () => {
+  it('finds the first string holding a NUL, however deep, and keys holding one', () => {
+    expect(pathOfNul({ a: 'ok', b: [{ c: 'x\u0000' }] })).toEqual(['b', 0, 'c']);
+    expect(pathOfNul({ 'k\u0000': 1 })).toEqual(['k\u0000']);
+    expect(pathOfNul('\u0000')).toEqual([]);
+  });
+  it('answers null for clean input of any shape', () => {
+    for (const v of [undefined, null, 1, true, 'text', { a: ['b', { c: 'd' }] }])
+      expect(pathOfNul(v)).toBeNull();
   });
 });

@@ -53,3 +53,26 @@ function rank(issues: z.core.$ZodIssue[]): number {
   const unknownKeys = issues.some((i) => i.code === 'unrecognized_keys') ? 100 : 0;
   return unknownKeys + issues.length;
 }
+
+/**
+ * The path of the first string in a request that holds a NUL character, or null. No field may carry
+ * one: PostgreSQL text cannot store it (the write fails with a 500) and no person types it, so it is
+ * refused for every call at the edge, before any schema, instead of field by field.
+ */
+export function pathOfNul(value: unknown, path: PropertyKey[] = [], depth = 0): PropertyKey[] | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (depth > 32 || value === null || typeof value !== 'object') return null;
+  for (const [key, child] of Object.entries(value)) {
+    if (key.includes('\u0000')) return [...path, key];
+    const found = pathOfNul(child, [...path, Array.isArray(value) ? Number(key) : key], depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** The validation error for a NUL character at `path`. */
+export function nulError(path: PropertyKey[]): RequestValidationError {
+  return new RequestValidationError([
+    { code: 'custom', path, message: '不能包含空字符（\\0）', input: undefined } as z.core.$ZodIssue,
+  ]);
+}

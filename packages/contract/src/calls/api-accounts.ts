@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCall, emptyRequest } from '../call.js';
 import { SLOTS_MAX } from '../constants.js';
-import { epochMsField, httpUrlField, idField } from '../fields.js';
+import { epochMsField, httpUrlField, idField, textField } from '../fields.js';
 
 const TAG = '子账号与 API';
 
@@ -23,11 +23,7 @@ export type ApiAccount = z.infer<typeof apiAccountSchema>;
 /** A sub-account with its secret: returned once, when it is created or reset. */
 export const apiCredentialsSchema = z.object({ account: apiAccountSchema, appSecret: z.string() });
 
-const nameField = z
-  .string({ error: '请输入子账号名称' })
-  .trim()
-  .min(1, '请输入子账号名称')
-  .max(30, '子账号名称不能超过 30 个字符');
+const nameField = textField('子账号名称', { max: 30 });
 const slotsField = z
   .number({ error: 'availableNum 须为整数' })
   .int('分配数量须为整数')
@@ -39,6 +35,7 @@ export const queryApiAccount = defineCall({
   method: 'POST',
   path: '/api/accountManager/queryApiAccount',
   audience: 'customer',
+  supportRead: true,
   tag: TAG,
   summary: '子账号列表及额度',
   description: '默认只列出使用中的子账号；includeRecovered=true 同时列出已回收的。',
@@ -130,6 +127,7 @@ export const getConfigCompanyInfo = defineCall({
   method: 'POST',
   path: '/api/accountManager/getConfigCompanyInfo',
   audience: 'customer',
+  supportRead: true,
   tag: TAG,
   summary: '公司级 API 设置',
   request: emptyRequest,

@@ -50,6 +50,7 @@ export const listDeliveries = defineCall({
   method: 'POST',
   path: '/api/callback/list',
   audience: 'customerOrApi',
+  supportRead: true,
   tag: TAG,
   summary: '回调投递记录',
   description:
@@ -68,6 +69,7 @@ export const deliveryAttempts = defineCall({
   method: 'POST',
   path: '/api/callback/attempts',
   audience: 'customerOrApi',
+  supportRead: true,
   tag: TAG,
   summary: '某个事件的每次投递尝试',
   request: z.strictObject({ eventId: idField('eventId') }),

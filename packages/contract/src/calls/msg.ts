@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCall, emptyRequest } from '../call.js';
 import { CONTACT_BATCH_MAX, QR_LONG_POLL_MAX_SECONDS, TEXT_MAX_BYTES } from '../constants.js';
-import { epochMsField, httpUrlField, idField } from '../fields.js';
+import { epochMsField, httpUrlField, idField, textField } from '../fields.js';
 
 /**
  * The messaging gateway (/api/msg/*): what customers' programs call with their sub-account
@@ -194,6 +194,7 @@ export const getAuth = defineCall({
   method: 'POST',
   path: '/api/msg/getAuth',
   audience: 'customerOrApi',
+  supportRead: true,
   tag: TAG_LOGIN,
   summary: '查询账号登录状态',
   description: '返回账号资料、在线状态、登录设备、所属子账号与到期时间。',
@@ -218,6 +219,7 @@ export const proxyList = defineCall({
   method: 'POST',
   path: '/api/msg/proxyList',
   audience: 'customerOrApi',
+  supportRead: true,
   tag: TAG_LOGIN,
   summary: '登录地区（代理线路）列表',
   request: emptyRequest,
@@ -276,26 +278,14 @@ export const sendMsgVideo = sendCall('sendMsgVideo', '发送视频', '', {
 
 export const sendMsgFile = sendCall('sendMsgFile', '发送文件', '', {
   fileUrl: mediaUrl('文件', 'https://example.com/report.pdf'),
-  fileName: z
-    .string({ error: '请提供文件名' })
-    .trim()
-    .min(1, '请提供文件名')
-    .max(128, '文件名不能超过 128 个字符')
+  fileName: textField('文件名', { max: 128 })
     .regex(/^[^/\\]+$/, '文件名不能包含路径')
     .meta({ description: '显示的文件名', example: '报告.pdf' }),
 });
 
 export const sendMsgLink = sendCall('sendMsgLink', '发送链接卡片', '', {
-  title: z
-    .string({ error: '请提供标题' })
-    .trim()
-    .min(1, '请提供标题')
-    .max(50, '标题不能超过 50 个字符')
-    .meta({ example: '产品介绍' }),
-  description: z
-    .string()
-    .trim()
-    .max(100, '描述不能超过 100 个字符')
+  title: textField('标题', { max: 50 }).meta({ example: '产品介绍' }),
+  description: textField('描述', { min: 0, max: 100 })
     .optional()
     .default('')
     .meta({ example: '三分钟了解我们的服务' }),
@@ -314,12 +304,7 @@ export const sendMsgApp = sendCall('sendMsgApp', '发送小程序卡片', '', {
     .trim()
     .regex(/^gh_[0-9a-f]{12}@app$/, 'username 格式为 gh_ 加 12 位十六进制再加 @app')
     .meta({ description: '小程序原始 id', example: 'gh_0123456789ab@app' }),
-  title: z
-    .string({ error: '请提供标题' })
-    .trim()
-    .min(1, '请提供标题')
-    .max(50, '标题不能超过 50 个字符')
-    .meta({ example: '查看订单' }),
+  title: textField('标题', { max: 50 }).meta({ example: '查看订单' }),
   coverUrl: mediaUrl('封面', 'https://example.com/cover.jpg'),
   pagePath: z
     .string({ error: '请提供页面路径' })
@@ -327,12 +312,7 @@ export const sendMsgApp = sendCall('sendMsgApp', '发送小程序卡片', '', {
     .min(1, '请提供页面路径')
     .max(200)
     .meta({ example: 'pages/index/index.html' }),
-  displayName: z
-    .string({ error: '请提供小程序名称' })
-    .trim()
-    .min(1, '请提供小程序名称')
-    .max(30)
-    .meta({ example: '示例商城' }),
+  displayName: textField('小程序名称', { max: 30 }).meta({ example: '示例商城' }),
 });
 
 export const sendMsgEmoji = sendCall(
@@ -381,6 +361,7 @@ export const getInitAddressListRes = defineCall({
   method: 'POST',
   path: '/api/msg/getInitAddressListRes',
   audience: 'customerOrApi',
+  supportRead: true,
   tag: TAG_CONTACTS,
   summary: '查询通讯录同步结果',
   description: 'status 为 done 时返回好友、群聊、公众号的 id 列表；未保存到通讯录的群只有在有人发言后出现。',
@@ -400,6 +381,7 @@ export const getAddressList = defineCall({
   method: 'POST',
   path: '/api/msg/getAddressList',
   audience: 'customerOrApi',
+  supportRead: true,
   tag: TAG_CONTACTS,
   summary: '通讯录（已同步的联系人资料）',
   description: '返回最近一次同步得到的联系人及其资料；从未同步过时先同步一次。',
@@ -412,6 +394,7 @@ export const getContact = defineCall({
   method: 'POST',
   path: '/api/msg/getContact',
   audience: 'customerOrApi',
+  supportRead: true,
   tag: TAG_CONTACTS,
   summary: '联系人详情（批量）',
   description: `一次最多 ${CONTACT_BATCH_MAX} 个；不存在的 id 不返回。`,
@@ -431,6 +414,7 @@ export const getChatRoomMember = defineCall({
   method: 'POST',
   path: '/api/msg/getChatRoomMember',
   audience: 'customerOrApi',
+  supportRead: true,
   tag: TAG_CONTACTS,
   summary: '群成员',
   request: z.strictObject({
@@ -463,6 +447,7 @@ export const showMsgConsole = defineCall({
   method: 'POST',
   path: '/api/msg/showMsgConsole',
   audience: 'customerOrApi',
+  supportRead: true,
   tag: TAG_MEDIA,
   summary: '消息记录',
   description: '该账号收发的消息，按时间倒序；可按会话（peer）筛选，用 beforeMsgId 向前翻页。',
@@ -480,6 +465,7 @@ export const getMsgImg = defineCall({
   method: 'POST',
   path: '/api/msg/getMsgImg',
   audience: 'customerOrApi',
+  supportRead: true,
   tag: TAG_MEDIA,
   summary: '下载收到的图片',
   description: '回调中的图片消息只带编号，用本接口换取可下载的地址（地址 1 小时内有效）。',
@@ -492,6 +478,7 @@ export const getMsgVideo = defineCall({
   method: 'POST',
   path: '/api/msg/getMsgVideo',
   audience: 'customerOrApi',
+  supportRead: true,
   tag: TAG_MEDIA,
   summary: '下载收到的视频',
   request: getMsgImg.request,

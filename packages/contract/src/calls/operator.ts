@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCall, emptyRequest } from '../call.js';
-import { epochMsField, idField, pageFields, pageOf } from '../fields.js';
+import { epochMsField, idField, pageFields, pageOf, textField } from '../fields.js';
 import { apiAccountSchema } from './api-accounts.js';
 import { subscriptionSchema } from './packages.js';
 
@@ -130,7 +130,7 @@ export const updateCompanyRemarks = defineCall({
   description: '运营内部备注，客户看不到。（/api/home/updateRemarks 是客户给微信账号写备注。）',
   request: z.strictObject({
     userId: idField('用户编号'),
-    remark: z.string({ error: '请输入备注' }).trim().max(100, '备注不能超过 100 个字符'),
+    remark: textField('备注', { min: 0, max: 100, multiline: true }),
   }),
   response: companySchema,
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineCall, emptyRequest } from '../call.js';
 import { ORDER_MAX_QUANTITY } from '../constants.js';
 import { orderStateSchema, tierSchema } from '../domain.js';
-import { epochMsField, idempotencyKeyField, idField, pageFields, pageOf } from '../fields.js';
+import { epochMsField, idempotencyKeyField, idField, pageFields, pageOf, textField } from '../fields.js';
 
 const TAG = '套餐与订单';
 
@@ -66,6 +66,7 @@ export const list = defineCall({
   method: 'POST',
   path: '/api/package/list',
   audience: 'customer',
+  supportRead: true,
   tag: TAG,
   summary: '在售套餐目录',
   description: '按等级（基础版 → 企业版）和价格排序。accessModes 为该等级支持的接入方式。',
@@ -78,6 +79,7 @@ export const packageById = defineCall({
   method: 'POST',
   path: '/api/package/packageById',
   audience: 'customer',
+  supportRead: true,
   tag: TAG,
   summary: '套餐详情',
   request: z.strictObject({ id: idField('套餐编号') }),
@@ -89,6 +91,7 @@ export const queryPackage = defineCall({
   method: 'POST',
   path: '/api/package/queryPackage',
   audience: 'customer',
+  supportRead: true,
   tag: TAG,
   summary: '我已购买的套餐',
   description:
@@ -140,6 +143,7 @@ export const showByRecord = defineCall({
   method: 'POST',
   path: '/api/package/showByRecord',
   audience: 'customer',
+  supportRead: true,
   tag: TAG,
   summary: '是否有有效套餐及服务地址',
   description: 'show：当前公司是否有未过期的已购套餐；api：客户程序调用的服务地址。',
@@ -152,6 +156,7 @@ export const queryOrders = defineCall({
   method: 'POST',
   path: '/api/order/queryOrders',
   audience: 'customer',
+  supportRead: true,
   tag: TAG,
   summary: '订单（购买记录）',
   description: '分页，按创建时间倒序；可按状态和创建时间范围（毫秒时间戳，含起止）筛选。',
@@ -193,6 +198,7 @@ export const consumeRecord = defineCall({
   method: 'POST',
   path: '/api/home/consumeRecord',
   audience: 'customer',
+  supportRead: true,
   tag: TAG,
   summary: '消费记录',
   description: '已支付订单，分页，按支付时间倒序；totalFen 为累计消费金额（分）。',
@@ -205,6 +211,7 @@ export const openService = defineCall({
   method: 'POST',
   path: '/api/home/openService',
   audience: 'customer',
+  supportRead: true,
   tag: TAG,
   summary: '已开通服务',
   description: '未过期的已购套餐（含到期时间），以及 API 是否已开通、子账号数量。',
@@ -219,11 +226,7 @@ export const openService = defineCall({
 
 // ---- operator
 const packageInput = {
-  name: z
-    .string({ error: '请输入套餐名称' })
-    .trim()
-    .min(2, '套餐名称至少 2 个字符')
-    .max(30, '套餐名称不能超过 30 个字符'),
+  name: textField('套餐名称', { min: 2, max: 30 }),
   tier: tierSchema,
   slots: z
     .number({ error: 'slots 须为整数' })
@@ -241,7 +244,7 @@ const packageInput = {
     .min(0, '价格不能为负')
     .max(100_000_000, '价格不能超过 100 万元'),
   onSale: z.boolean({ error: 'onSale 须为 true 或 false' }),
-  description: z.string().trim().max(200, '描述不能超过 200 个字符').optional().default(''),
+  description: textField('描述', { min: 0, max: 200, multiline: true }).optional().default(''),
 };
 
 export const adminSavePackage = defineCall({
@@ -298,7 +301,7 @@ export const adminMarkPaid = defineCall({
   description: '将待支付（或已过期未支付）订单标记为线下转账已支付，套餐随即生效。',
   request: z.strictObject({
     orderNo: idField('订单号'),
-    note: z.string().trim().max(200, '备注不能超过 200 个字符').optional().default(''),
+    note: textField('备注', { min: 0, max: 200, multiline: true }).optional().default(''),
   }),
   response: adminOrderSchema,
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCall, emptyRequest } from '../call.js';
 import { IMAGE_MAX_BYTES } from '../constants.js';
-import { epochMsField, idField, pageFields, pageOf } from '../fields.js';
+import { epochMsField, idField, pageFields, pageOf, textField } from '../fields.js';
 
 const TAG = '实名认证';
 const TAG_OPS = '运营';
@@ -123,11 +123,7 @@ export const refuseRealNameAuth = defineCall({
   description: '只能审核状态为审核中（2）的公司；驳回原因必填，客户在实名认证对话框中可见。',
   request: z.strictObject({
     userId: idField('用户编号'),
-    reason: z
-      .string({ error: '请填写驳回原因' })
-      .trim()
-      .min(2, '驳回原因至少 2 个字')
-      .max(REFUSE_REASON_MAX, `驳回原因不能超过 ${REFUSE_REASON_MAX} 个字`),
+    reason: textField('驳回原因', { min: 2, max: REFUSE_REASON_MAX, multiline: true }),
   }),
   response: realNameInfoSchema,
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCall, emptyRequest } from '../call.js';
-import { epochMsField, idField, pageFields, pageOf } from '../fields.js';
+import { epochMsField, idField, pageFields, pageOf, textField } from '../fields.js';
 import { wxAccountSchema, wxidField } from './msg.js';
 
 const TAG_RECORDS = '账号记录';
@@ -12,6 +12,7 @@ export const queryHistoryWx = defineCall({
   method: 'POST',
   path: '/api/accountManager/queryHistoryWx',
   audience: 'customer',
+  supportRead: true,
   tag: TAG_RECORDS,
   summary: '登录过的微信账号',
   description:
@@ -45,6 +46,7 @@ export const queryWxLoginRecord = defineCall({
   method: 'POST',
   path: '/api/accountManager/queryWxLoginRecord',
   audience: 'customer',
+  supportRead: true,
   tag: TAG_RECORDS,
   summary: '登录记录',
   description: '每次扫码登录一条（含未成功的），最新在前：设备、地区、结果、登录与下线时间、下线原因。',
@@ -69,6 +71,7 @@ export const queryDeviceRecord = defineCall({
   method: 'POST',
   path: '/api/accountManager/queryDeviceRecord',
   audience: 'customer',
+  supportRead: true,
   tag: TAG_RECORDS,
   summary: '设备记录',
   description:
@@ -84,7 +87,7 @@ export const updateRemarks = defineCall({
   audience: 'customer',
   tag: TAG_RECORDS,
   summary: '修改微信账号备注',
-  request: z.strictObject({ wxid: wxidField, remark: z.string().trim().max(50, '备注不能超过 50 个字符') }),
+  request: z.strictObject({ wxid: wxidField, remark: textField('备注', { min: 0, max: 50 }) }),
   response: wxAccountSchema,
 });
 
@@ -109,6 +112,7 @@ const figure = (id: string, summary: string, description: string) =>
     method: 'POST',
     path: `/api/statistic/${id}`,
     audience: 'customer',
+    supportRead: true,
     tag: TAG_STATS,
     summary,
     description,
@@ -163,6 +167,7 @@ export const statisticsMonth = defineCall({
   method: 'POST',
   path: '/api/home/statisticsMonth',
   audience: 'customer',
+  supportRead: true,
   tag: TAG_STATS,
   summary: '月度每日统计',
   description:
@@ -191,6 +196,7 @@ export const accountDetails = defineCall({
   method: 'POST',
   path: '/api/home/accountDetails',
   audience: 'customer',
+  supportRead: true,
   tag: TAG_STATS,
   summary: '账号明细',
   description:

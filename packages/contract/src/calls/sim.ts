@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from '../call.js';
-import { idField } from '../fields.js';
+import { idField, textField } from '../fields.js';
 import { wxidField } from './msg.js';
 
 /**
@@ -20,11 +20,7 @@ export const kick = defineCall({
   description: '账号立即下线，产生 logout 事件（reason 即下线原因）。',
   request: z.strictObject({
     wxid: wxidField,
-    reason: z
-      .string()
-      .trim()
-      .min(1)
-      .max(100)
+    reason: textField('下线原因', { max: 100 })
       .optional()
       .default('当前登录环境异常，为了你的账号安全，暂时不能登录'),
   }),

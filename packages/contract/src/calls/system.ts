@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCall, emptyRequest } from '../call.js';
+import { textField } from '../fields.js';
 
 /** Public facts the console needs before anyone logs in. */
 export const siteInfo = defineCall({
@@ -15,5 +16,37 @@ export const siteInfo = defineCall({
     serverFlag: z.string(),
     supportQrUrl: z.string().nullable(),
     supportText: z.string(),
+    /** Whether callback URLs may point at loopback or private addresses (on-premise setups). */
+    callbackPrivateAllowed: z.boolean(),
   }),
+});
+
+const supportContact = z.object({ supportQrUrl: z.string().nullable(), supportText: z.string() });
+
+/** The customer-support contact the top bar shows: set by operators, else the configured default. */
+export const adminSaveSupport = defineCall({
+  id: 'admin.support.save',
+  method: 'POST',
+  path: '/api/admin/support/save',
+  audience: 'operator',
+  tag: '运营',
+  summary: '设置客服联系方式（文字；可移除二维码）',
+  description:
+    'supportText 传 null 恢复默认文字；removeQr 为 true 时移除已上传的客服二维码（恢复为配置的默认图片）。',
+  request: z.strictObject({
+    supportText: textField('客服说明', { max: 100 }).nullable(),
+    removeQr: z.boolean({ error: 'removeQr 须为布尔值' }).optional().default(false),
+  }),
+  response: supportContact,
+});
+
+export const adminUploadSupportQr = defineCall({
+  id: 'admin.support.uploadQr',
+  method: 'POST',
+  path: '/api/admin/support/uploadQr',
+  audience: 'operator',
+  tag: '运营',
+  summary: '上传客服二维码图片（multipart，字段 img；png/jpeg，最大 2 MB）',
+  request: z.strictObject({}).optional().default({}),
+  response: supportContact,
 });

@@ -9,6 +9,7 @@ import { assertCallbackUrlAllowed } from '../../lib/url-guard.js';
 import type { AuditService } from '../audit/service.js';
 import * as packages from '../packages/repo.js';
 import type { PackageService } from '../packages/service.js';
+import type { CompanyGate } from '../realname/gate.js';
 import * as repo from './repo.js';
 
 /** How many messaging accounts each sub-account has logged in now, by sub-account id. */
@@ -37,8 +38,8 @@ export interface ApiAccountDeps {
   audit: AuditService;
   usage: SlotUsage;
   allowPrivateCallbacks: boolean;
-  /** Operator rules (real-name switch, service expiry) checked before API access is opened. */
-  gate?: { assertMayTrade(companyId: string): Promise<void> };
+  /** Operator rules (real-name switch, service expiry, tier vs access mode) checked before API access is opened. */
+  gate?: Pick<CompanyGate, 'assertMayTrade' | 'assertTierFits'>;
 }
 
 export function createApiAccountService({
@@ -50,6 +51,17 @@ export function createApiAccountService({
   gate,
 }: ApiAccountDeps) {
   const checkUrl = (url: string) => assertCallbackUrlAllowed(url, { allowPrivate: allowPrivateCallbacks });
+
+  /** Opening API access needs a package in force whose tier serves the company's access mode. */
+  async function assertHeldTiersFit(companyId: string) {
+    const { services } = await packageService.activeServices(companyId);
+    if (services.length > 0)
+      await gate?.assertTierFits(
+        companyId,
+        services.map((s) => s.tier),
+        'api',
+      );
+  }
 
   async function own(companyId: string, id: string): Promise<ApiAccountRow> {
     const row = await repo.find(db, companyId, id);
@@ -127,6 +139,7 @@ export function createApiAccountService({
       ip: string,
     ) {
       await gate?.assertMayTrade(companyId);
+      await assertHeldTiersFit(companyId);
       const created = (await create(companyId, input))!;
       await audit.record({
         userId: companyId,
@@ -213,6 +226,7 @@ export function createApiAccountService({
       const quota = await packageService.quota(companyId);
       if (quota.totalSlots === 0)
         throw new AppError('NO_ACTIVE_PACKAGE', '暂无有效套餐，请先购买套餐再开通 API');
+      await assertHeldTiersFit(companyId);
       const credentials = await create(companyId, { name: '默认应用', availableNum: quota.freeSlots }, true);
       if (!credentials) return { created: false, credentials: null };
       await audit.record({

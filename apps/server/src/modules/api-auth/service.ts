@@ -14,8 +14,10 @@ import type { DB } from '../../db/schema.js';
 import { safeEqual, sha256 } from '../../lib/crypto.js';
 import { AppError } from '../../lib/errors.js';
 import * as accounts from '../api-accounts/repo.js';
-import type { AuthContext } from '../auth/sessions.js';
+import { bodyDigestOf, isSignedRequest } from './body-digest.js';
 import * as repo from './repo.js';
+
+export { bodyDigest, installBodyDigest } from './body-digest.js';
 
 /**
  * Who calls the messaging gateway: a customer's program with a sub-account's credentials (it sees
@@ -25,7 +27,8 @@ export interface ApiCaller {
   companyId: string;
   /** Set when the caller used sub-account credentials. */
   subAccountId: string | null;
-  via: 'credentials' | 'session';
+  /** support: an operator's read-only view of the company (never a write). */
+  via: 'credentials' | 'session' | 'support';
 }
 
 const header = (req: FastifyRequest, name: string) => {
@@ -33,45 +36,99 @@ const header = (req: FastifyRequest, name: string) => {
   return typeof v === 'string' ? v : undefined;
 };
 
-export function signRequest(
-  secretHash: string,
-  parts: { appKey: string; timestamp: string; nonce: string; body: string },
-) {
-  return createHmac('sha256', secretHash)
-    .update(`${parts.appKey}\n${parts.timestamp}\n${parts.nonce}\n${parts.body}`)
-    .digest('hex');
+export interface SignatureParts {
+  /** The HTTP method, upper case (`POST`). */
+  method: string;
+  /** The call's path as the API reference names it, without the query (`/api/msg/sendMsgText`). */
+  path: string;
+  appKey: string;
+  timestamp: string;
+  nonce: string;
+  /** hex(SHA-256) of the exact body bytes (of nothing, for an empty body). */
+  bodySha256: string;
 }
 
-export function createApiAuth(db: Kysely<DB>) {
+/**
+ * What a signed request signs, one per line: method, path, appKey, timestamp, nonce and the body's
+ * SHA-256. Method and path bind the signature to one call: a signed body cannot be replayed to another.
+ */
+export const stringToSign = (p: SignatureParts) =>
+  `${p.method}\n${p.path}\n${p.appKey}\n${p.timestamp}\n${p.nonce}\n${p.bodySha256}`;
+
+/** hex(HMAC-SHA256(key = hex(SHA-256(appSecret)), stringToSign)); the key is the stored secret hash. */
+export function signRequest(secretHash: string, parts: SignatureParts) {
+  return createHmac('sha256', secretHash).update(stringToSign(parts)).digest('hex');
+}
+
+export interface ApiAuthOptions {
+  /**
+   * Refuse the secret-in-a-header scheme unless the request came over HTTPS (`req.protocol`, which
+   * follows X-Forwarded-Proto behind TRUST_PROXY). On in production; the signed scheme is unaffected.
+   */
+  secretNeedsHttps: boolean;
+}
+
+export function createApiAuth(db: Kysely<DB>, options: ApiAuthOptions = { secretNeedsHttps: false }) {
   /**
    * Credentials, two schemes (see the API reference):
-   * - simple: `x-app-key` + `x-app-secret` (over HTTPS);
+   * - simple: `x-app-key` + `x-app-secret`, over HTTPS only in production;
    * - signed: `x-app-key`, `x-timestamp` (unix s), `x-nonce`, `x-signature` = hex(HMAC-SHA256(
-   *   key = hex(SHA-256(appSecret)), appKey \n timestamp \n nonce \n rawBody)); a nonce is accepted once.
+   *   key = hex(SHA-256(appSecret)), METHOD \n path \n appKey \n timestamp \n nonce \n hex(SHA-256(body bytes))));
+   *   a nonce is accepted once. The body digest is taken before parsing (body-digest.ts), so it
+   *   covers uploads too.
    */
-  async function fromCredentials(req: FastifyRequest, appKey: string): Promise<ApiCaller> {
+  async function activeAccount(appKey: string) {
     const row = await accounts.findByAppKey(db, appKey);
     if (row?.status !== 'active') throw new AppError('UNAUTHENTICATED', 'API 凭证无效或子账号已回收');
+    return row;
+  }
+
+  /** The signature headers, well-formed and fresh. */
+  function signatureHeaders(req: FastifyRequest) {
+    const timestamp = header(req, API_TIMESTAMP_HEADER) ?? '';
+    const nonce = header(req, API_NONCE_HEADER) ?? '';
+    const signature = header(req, API_SIGNATURE_HEADER) ?? '';
+    if (!/^\d{10}$/.test(timestamp) || !/^[\w-]{8,64}$/.test(nonce) || !signature) {
+      throw new AppError(
+        'UNAUTHENTICATED',
+        '缺少 x-app-secret，或签名所需的 x-timestamp / x-nonce / x-signature',
+      );
+    }
+    if (Math.abs(Date.now() / 1000 - Number(timestamp)) > API_SIGNATURE_WINDOW_SECONDS) {
+      throw new AppError('UNAUTHENTICATED', '请求时间戳与服务器时间相差超过 5 分钟');
+    }
+    return { timestamp, nonce, signature };
+  }
+
+  async function fromCredentials(req: FastifyRequest, appKey: string): Promise<ApiCaller> {
     const secret = header(req, API_SECRET_HEADER);
+    if (secret !== undefined && options.secretNeedsHttps && req.protocol !== 'https') {
+      // Checked first: over plain http the answer must not tell a right secret from a wrong one.
+      throw new AppError(
+        'UNAUTHENTICATED',
+        'x-app-secret 只能通过 HTTPS 发送：请改用 https 地址，或改用签名方式（x-timestamp、x-nonce、x-signature，密钥不上传），并尽快重置已明文发送过的 appSecret',
+      );
+    }
+    const row = await activeAccount(appKey);
     if (secret !== undefined) {
       if (!safeEqual(sha256(secret), row.secret_hash))
         throw new AppError('UNAUTHENTICATED', 'API 凭证无效或子账号已回收');
     } else {
-      const timestamp = header(req, API_TIMESTAMP_HEADER) ?? '';
-      const nonce = header(req, API_NONCE_HEADER) ?? '';
-      const signature = header(req, API_SIGNATURE_HEADER) ?? '';
-      if (!/^\d{10}$/.test(timestamp) || !/^[\w-]{8,64}$/.test(nonce) || !signature) {
-        throw new AppError(
-          'UNAUTHENTICATED',
-          '缺少 x-app-secret，或签名所需的 x-timestamp / x-nonce / x-signature',
-        );
+      const { timestamp, nonce, signature } = signatureHeaders(req);
+      const bodySha256 = bodyDigestOf(req);
+      if (bodySha256 === undefined || !isSignedRequest(req)) {
+        throw new Error('signed request without a body digest: installBodyDigest(app) is missing');
       }
-      if (Math.abs(Date.now() / 1000 - Number(timestamp)) > API_SIGNATURE_WINDOW_SECONDS) {
-        throw new AppError('UNAUTHENTICATED', '请求时间戳与服务器时间相差超过 5 分钟');
-      }
-      const body = typeof req.body === 'string' ? req.body : JSON.stringify(req.body ?? {});
-      const rawBody = (req as { rawBody?: string }).rawBody ?? body;
-      const expected = signRequest(row.secret_hash, { appKey, timestamp, nonce, body: rawBody });
+      // The route's own path (as the reference names it), not the raw URL: /%61pi/… signs as /api/….
+      const path = req.routeOptions.url ?? req.url.split('?')[0]!;
+      const expected = signRequest(row.secret_hash, {
+        method: req.method,
+        path,
+        appKey,
+        timestamp,
+        nonce,
+        bodySha256,
+      });
       if (!safeEqual(expected, signature.toLowerCase())) throw new AppError('UNAUTHENTICATED', '签名错误');
       if (!(await repo.useNonce(db, appKey, nonce, Date.now())))
         throw new AppError('UNAUTHENTICATED', '重复的请求（nonce 已使用）');
@@ -85,13 +142,19 @@ export function createApiAuth(db: Kysely<DB>) {
   }
 
   return {
-    /** The API caller of a request, or null when it carries neither credentials nor a session. */
-    async resolve(req: FastifyRequest, session: AuthContext | null): Promise<ApiCaller | null> {
+    /** A signed request's checks that need no body (body-digest.ts runs them before reading it). */
+    async precheckSigned(req: FastifyRequest): Promise<void> {
+      await activeAccount(header(req, API_KEY_HEADER) ?? '');
+      signatureHeaders(req);
+    },
+
+    /**
+     * The sub-account behind a request's API credentials, or null when it carries none (the route
+     * helper then falls back to the console session; who may call is decided there).
+     */
+    async fromCredentials(req: FastifyRequest): Promise<ApiCaller | null> {
       const appKey = header(req, API_KEY_HEADER);
-      if (appKey) return fromCredentials(req, appKey);
-      if (!session) return null;
-      if (session.user.role !== 'customer') throw new AppError('FORBIDDEN', '运营账号不能调用消息接口');
-      return { companyId: session.user.id, subAccountId: null, via: 'session' };
+      return appKey ? fromCredentials(req, appKey) : null;
     },
   };
 }

@@ -45,15 +45,26 @@ export const findSessionWithUser = (db: Kysely<DB>, tokenHash: string) =>
 export const touchSession = (db: Kysely<DB>, sessionId: string, now: number) =>
   db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', sessionId).execute();
 
+/** The state of one session and its account, for live streams re-checking it (not a use of it). */
+export const findSessionState = (db: Kysely<DB>, sessionId: string) =>
+  db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select(['sessions.expires_at', 'sessions.last_seen_at', 'sessions.revoked_at', 'users.status'])
+    .where('sessions.id', '=', sessionId)
+    .executeTakeFirst();
+
+/** Revokes one session; answers it (with its user) when this call revoked it, nothing if it already was. */
 export const revokeSession = (db: Kysely<DB>, sessionId: string, now: number) =>
   db
     .updateTable('sessions')
     .set({ revoked_at: now })
     .where('id', '=', sessionId)
     .where('revoked_at', 'is', null)
+    .returning(['id', 'user_id'])
     .execute();
 
-/** Revokes every open session of a user, except `keepSessionId` when given. */
+/** Revokes every open session of a user, except `keepSessionId` when given; answers the ids revoked. */
 export const revokeUserSessions = (db: Kysely<DB>, userId: string, now: number, keepSessionId?: string) => {
   let q = db
     .updateTable('sessions')
@@ -61,7 +72,7 @@ export const revokeUserSessions = (db: Kysely<DB>, userId: string, now: number, 
     .where('user_id', '=', userId)
     .where('revoked_at', 'is', null);
   if (keepSessionId) q = q.where('id', '!=', keepSessionId);
-  return q.execute();
+  return q.returning('id').execute();
 };
 
 export const deleteSessionsEndedBefore = (db: Kysely<DB>, before: number) =>

@@ -215,7 +215,6 @@ export function createAuthService(deps: AuthDeps) {
 
     async changePhone(auth: AuthContext, phone: string, verifyCode: string, origin: Origin) {
       const current = await requireUser(auth.user.id);
-      if (current.role !== 'customer') throw new AppError('FORBIDDEN', '运营账号不能更换手机号');
       const taken = await repo.findUserByAccount(db, phone);
       if (taken) {
         throw new AppError(

@@ -18,18 +18,42 @@ export interface AuthContext {
 /** Writing last_seen_at on every request would turn reads into writes; a minute's slack is plenty. */
 const TOUCH_EVERY_MS = 60_000;
 
+/** Sessions revoked together (ids only: never tokens or their hashes). */
+export interface EndedSessions {
+  userId: string;
+  sessionIds: string[];
+}
+
 export interface SessionService {
   create(userId: string, ip: string, userAgent: string): Promise<string>;
   /** The session behind a bearer token, or null when missing, unknown, expired, idle or revoked. */
   authenticate(token: string | undefined): Promise<AuthContext | null>;
+  /**
+   * When the session lapses unless it is used again: the earlier of its absolute expiry and its last
+   * use plus the idle timeout. Null when it is over already (revoked, expired, idle, account not
+   * active). Asking is not a use: live streams re-check with this, so an open stream alone never
+   * keeps a session from going idle.
+   */
+  endsAt(sessionId: string): Promise<number | null>;
   revoke(sessionId: string): Promise<void>;
   revokeAllOf(userId: string, keepSessionId?: string): Promise<void>;
+  /**
+   * Called after sessions are revoked, and awaited before the revoking call answers (the live event
+   * stream announces them so their streams close at once). Returns the unsubscribe function.
+   */
+  onEnded(listener: (ended: EndedSessions) => Promise<void> | void): () => void;
 }
 
 export function createSessionService(
   db: Kysely<DB>,
   limits: { idleMs: number; maxMs: number },
 ): SessionService {
+  const endedListeners = new Set<(ended: EndedSessions) => Promise<void> | void>();
+  async function ended(userId: string, sessionIds: string[]) {
+    if (sessionIds.length === 0) return;
+    for (const listener of [...endedListeners]) await listener({ userId, sessionIds });
+  }
+
   return {
     async create(userId, ip, userAgent) {
       const token = newToken();
@@ -61,12 +85,30 @@ export function createSessionService(
       };
     },
 
+    async endsAt(sessionId) {
+      const row = await repo.findSessionState(db, sessionId);
+      if (!row || row.revoked_at !== null || row.status !== 'active') return null;
+      // The same rule as authenticate(): over when either deadline has come.
+      const at = Math.min(row.expires_at, row.last_seen_at + limits.idleMs);
+      return at > Date.now() ? at : null;
+    },
+
     async revoke(sessionId) {
-      await repo.revokeSession(db, sessionId, Date.now());
+      const rows = await repo.revokeSession(db, sessionId, Date.now());
+      for (const row of rows) await ended(row.user_id, [row.id]);
     },
 
     async revokeAllOf(userId, keepSessionId) {
-      await repo.revokeUserSessions(db, userId, Date.now(), keepSessionId);
+      const rows = await repo.revokeUserSessions(db, userId, Date.now(), keepSessionId);
+      await ended(
+        userId,
+        rows.map((r) => r.id),
+      );
+    },
+
+    onEnded(listener) {
+      endedListeners.add(listener);
+      return () => void endedListeners.delete(listener);
     },
   };
 }

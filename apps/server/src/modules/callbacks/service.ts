@@ -8,10 +8,11 @@ import {
 } from '@wxc/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
+import { Agent, fetch } from 'undici';
 import type { ApiAccountRow, CallbackEventRow, DB } from '../../db/schema.js';
 import { newId } from '../../lib/crypto.js';
 import { AppError } from '../../lib/errors.js';
-import { assertCallbackUrlAllowed } from '../../lib/url-guard.js';
+import { assertCallbackUrlAllowed, guardedLookup, type Resolver } from '../../lib/url-guard.js';
 import * as accounts from '../api-accounts/repo.js';
 import type { ApiCaller } from '../api-auth/service.js';
 import type { EventBus } from '../events/bus.js';
@@ -38,7 +39,8 @@ export interface CallbackServiceDeps {
   /** Operator config: callback URLs may reach private / loopback addresses. */
   allowPrivate: boolean;
   retryDelaysMs?: number[] | undefined;
-  fetchImpl?: typeof fetch | undefined;
+  /** Name resolution for both the URL check and the connection (default: the system's; tests fake it). */
+  resolve?: Resolver | undefined;
   /** Per attempt (default 5 s). */
   timeoutMs?: number | undefined;
   /** Deliveries in flight per process (default 16). */
@@ -88,6 +90,7 @@ function describeError(err: unknown, timeoutMs: number): string {
   const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return `超时：${timeoutMs / 1000} 秒内未响应`;
   const code = e?.cause?.code;
+  if (code === 'ERR_CALLBACK_ADDRESS_BLOCKED') return String(e.cause?.message);
   if (code === 'ECONNREFUSED') return '连接被拒绝（ECONNREFUSED），对方服务未启动或端口未开放';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return '无法解析回调地址的域名';
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return '连接被对方重置';
@@ -99,8 +102,14 @@ export function createCallbackService(deps: CallbackServiceDeps) {
   const { db, log, bus, allowPrivate } = deps;
   const delays = deps.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
   const maxAttempts = delays.length + 1;
-  const fetchImpl = deps.fetchImpl ?? fetch;
   const timeoutMs = deps.timeoutMs ?? CALLBACK_TIMEOUT_MS;
+  const { resolve } = deps;
+  /**
+   * Callbacks connect through their own agent, whose connections resolve the host themselves and
+   * refuse blocked addresses: the address checked is the address connected to (no DNS rebinding
+   * between the URL check and the connection). `allowPrivate` lifts the rule here as well.
+   */
+  const dispatcher = new Agent({ connect: allowPrivate ? {} : { lookup: guardedLookup(resolve) } });
 
   /** One POST of `payload` to `url`, signed; never throws. */
   async function post(url: string, eventId: string, payload: string, secretHash: string): Promise<Outcome> {
@@ -114,9 +123,10 @@ export function createCallbackService(deps: CallbackServiceDeps) {
     });
     try {
       // Again before every attempt: what the host resolves to may have changed since it was saved.
-      await assertCallbackUrlAllowed(url, { allowPrivate });
+      // (The connection checks the address it gets once more; this check gives the clear reasons.)
+      await assertCallbackUrlAllowed(url, { allowPrivate, resolve });
       const timestamp = Math.floor(Date.now() / 1000);
-      const res = await fetchImpl(url, {
+      const res = await fetch(url, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -128,6 +138,7 @@ export function createCallbackService(deps: CallbackServiceDeps) {
         body: payload,
         redirect: 'manual',
         signal: AbortSignal.timeout(timeoutMs),
+        dispatcher,
       });
       await res.body?.cancel().catch(() => {});
       if (res.status >= 300 && res.status < 400)
@@ -361,7 +372,7 @@ export function createCallbackService(deps: CallbackServiceDeps) {
      */
     async resetCallbackUrl(caller: ApiCaller, subAccountId: string | undefined, callbackUrl: string) {
       const account = await target(caller, subAccountId);
-      await assertCallbackUrlAllowed(callbackUrl, { allowPrivate });
+      await assertCallbackUrlAllowed(callbackUrl, { allowPrivate, resolve });
       const eventId = newId();
       const payload = envelope(eventId, 'test', '', account.id, testData(), Date.now());
       const outcome = await post(callbackUrl, eventId, payload, account.secret_hash);

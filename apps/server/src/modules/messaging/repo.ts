@@ -106,6 +106,22 @@ export async function countOnline(
   return Number(row.n);
 }
 
+/** How far a company got with the gateway: an account ever logged in, a message ever sent. */
+export async function progressOf(db: Kysely<DB>, companyId: string) {
+  const [account, sent] = await Promise.all([
+    db.selectFrom('wx_accounts').select('id').where('company_id', '=', companyId).limit(1).executeTakeFirst(),
+    db
+      .selectFrom('wx_messages')
+      .select('id')
+      .where('company_id', '=', companyId)
+      .where('direction', '=', 'out')
+      .where('status', '=', 'sent')
+      .limit(1)
+      .executeTakeFirst(),
+  ]);
+  return { loggedIn: account !== undefined, sent: sent !== undefined };
+}
+
 /** Online accounts per sub-account of a company (slots in use). */
 export async function onlineBySubAccount(db: Kysely<DB>, companyId: string): Promise<Map<string, number>> {
   const rows = await db

@@ -58,8 +58,10 @@ export function registerMessagingRoutes(route: Route, gateway: Gateway, media: M
       throw new AppError('BAD_REQUEST', '请以 multipart/form-data 上传，文件字段名为 file');
     const part = await req.file({ limits: { fileSize: MEDIA_MAX_BYTES, files: 1 } });
     if (part?.fieldname !== 'file') throw new AppError('BAD_REQUEST', '缺少文件：字段名应为 file');
-    const data = await part.toBuffer().catch(() => {
-      throw new AppError('BAD_REQUEST', `文件不能超过 ${MEDIA_MAX_BYTES / 1024 / 1024} MB`);
+    const data = await part.toBuffer().catch((err: { code?: string }) => {
+      throw err.code === 'FST_REQ_FILE_TOO_LARGE'
+        ? new AppError('BAD_REQUEST', `文件不能超过 ${MEDIA_MAX_BYTES / 1024 / 1024} MB`)
+        : new AppError('BAD_REQUEST', '上传内容不完整或格式错误，请重新上传');
     });
     if (part.file.truncated)
       throw new AppError('BAD_REQUEST', `文件不能超过 ${MEDIA_MAX_BYTES / 1024 / 1024} MB`);

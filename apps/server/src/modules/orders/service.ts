@@ -7,6 +7,7 @@ import { withLock } from '../../lib/lock.js';
 import type { AuditService } from '../audit/service.js';
 import * as packages from '../packages/repo.js';
 import { DAY_MS } from '../packages/service.js';
+import type { CompanyGate } from '../realname/gate.js';
 import * as repo from './repo.js';
 
 export function toOrder(row: OrderRow): Order {
@@ -45,8 +46,8 @@ export type PaymentMethod = 'sandbox' | 'offline';
 export function createOrderService(
   db: Kysely<DB>,
   audit: AuditService,
-  /** Operator rules (real-name switch, service expiry) checked before an order is placed. */
-  gate?: { assertMayTrade(companyId: string): Promise<void> },
+  /** Operator rules (real-name switch, service expiry, tier vs access mode) checked before an order is placed. */
+  gate?: Pick<CompanyGate, 'assertMayTrade' | 'assertTierFits'>,
 ) {
   type Draft = Omit<
     OrderRow,
@@ -167,6 +168,7 @@ export function createOrderService(
       return place(companyId, input.idempotencyKey, same, async () => {
         const pkg = await packages.findPackage(db, input.packageId);
         if (pkg?.on_sale !== 1) throw new AppError('NOT_FOUND', '套餐不存在或已下架');
+        await gate?.assertTierFits(companyId, [pkg.tier], 'buy');
         return {
           kind: 'buy' as const,
           package_id: pkg.id,
@@ -193,6 +195,7 @@ export function createOrderService(
         if (!sub) throw new AppError('NOT_FOUND', '已购套餐不存在');
         const pkg = await packages.findPackage(db, sub.package_id);
         if (!pkg) throw new AppError('NOT_FOUND', '套餐不存在');
+        await gate?.assertTierFits(companyId, [sub.tier], 'buy');
         // The renewal keeps the subscription's slots and takes the package's current period and price.
         return {
           kind: 'renew' as const,

@@ -1,4 +1,4 @@
-import { RealNameStatus } from '@wxc/contract';
+import { RealNameStatus, type Tier, tierFits, tierNeededText } from '@wxc/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { AppError } from '../../lib/errors.js';
@@ -14,6 +14,12 @@ export interface CompanyGate {
   assertMayTrade(companyId: string): Promise<void>;
   /** New messaging logins; `exec` is the caller's transaction when there is one (SQLite has one connection). */
   assertServiceActive(companyId: string, exec?: Kysely<DB>): Promise<void>;
+  /**
+   * Spec §9: a package tier serves some access modes only (SaaS basic+, local business+, hosted and
+   * private enterprise). Buying needs the package to fit the company's mode; opening API access
+   * needs one package in force that fits (`tiers`: the tiers the company holds).
+   */
+  assertTierFits(companyId: string, tiers: Tier[], what: 'buy' | 'api'): Promise<void>;
 }
 
 export function createCompanyGate(db: Kysely<DB>, settings: SettingsService): CompanyGate {
@@ -21,7 +27,7 @@ export function createCompanyGate(db: Kysely<DB>, settings: SettingsService): Co
     exec
       .selectFrom('users')
       .leftJoin('company_ops', 'company_ops.company_id', 'users.id')
-      .select(['users.real_name_status', 'company_ops.service_expires_at'])
+      .select(['users.real_name_status', 'users.account_type', 'company_ops.service_expires_at'])
       .where('users.id', '=', id)
       .executeTakeFirst();
   const assertNotExpired = (row: { service_expires_at: number | null } | undefined) => {
@@ -42,6 +48,17 @@ export function createCompanyGate(db: Kysely<DB>, settings: SettingsService): Co
     },
     async assertServiceActive(companyId, exec) {
       assertNotExpired(await company(companyId, exec));
+    },
+    async assertTierFits(companyId, tiers, what) {
+      const accountType = (await company(companyId))?.account_type ?? 1;
+      if (tiers.some((tier) => tierFits(tier, accountType))) return;
+      const needed = tierNeededText(accountType);
+      throw new AppError(
+        'TIER_NOT_SUPPORTED',
+        what === 'buy'
+          ? `该套餐不支持贵公司的接入方式：${needed}，请选择符合的套餐`
+          : `已购套餐不支持贵公司的接入方式：${needed}，请先购买符合的套餐再开通 API`,
+      );
     },
   };
 }

@@ -17,3 +17,6 @@ export const insertIfAbsent = (db: Kysely<DB>, key: string, value: string, now: 
     .values({ key, value, updated_at: now })
     .onConflict((oc) => oc.column('key').doNothing())
     .execute();
+
+export const remove = (db: Kysely<DB>, key: string) =>
+  db.deleteFrom('settings').where('key', '=', key).execute();

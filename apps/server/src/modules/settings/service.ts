@@ -12,9 +12,22 @@ const SWITCHES = {
 
 export type SwitchName = keyof typeof SWITCHES;
 
+/** Operator-edited values; absent means "use the configured default". */
+const VALUES = {
+  /** Customer-support text beside the QR image. */
+  supportText: 'support_text',
+  /** The uploaded customer-support QR image: `{"key":…,"mime":…}` in file storage. */
+  supportQr: 'support_qr',
+} as const;
+
+export type ValueName = keyof typeof VALUES;
+
 export interface SettingsService {
   isOn(name: SwitchName): Promise<boolean>;
   setSwitch(name: SwitchName, on: boolean): Promise<void>;
+  value(name: ValueName): Promise<string | null>;
+  /** null clears it (back to the default). */
+  setValue(name: ValueName, value: string | null): Promise<void>;
 }
 
 export function createSettingsService(db: Kysely<DB>): SettingsService {
@@ -25,6 +38,13 @@ export function createSettingsService(db: Kysely<DB>): SettingsService {
     },
     async setSwitch(name, on) {
       await repo.set(db, SWITCHES[name].key, String(on), Date.now());
+    },
+    async value(name) {
+      return (await repo.get(db, VALUES[name])) ?? null;
+    },
+    async setValue(name, value) {
+      if (value === null) await repo.remove(db, VALUES[name]);
+      else await repo.set(db, VALUES[name], value, Date.now());
     },
   };
 }

@@ -110,7 +110,8 @@ export function registerSimulatorRoutes(
     '/sim/avatar/:name',
     { schema: { hide: true } },
     async (req, reply) => {
-      const name = decodeURIComponent(req.params.name.replace(/\.svg$/, '')).slice(0, 40);
+      // Fastify has already decoded the path parameter once; decoding again would throw on a literal %.
+      const name = req.params.name.replace(/\.svg$/, '').slice(0, 40);
       return reply
         .type('image/svg+xml')
         .header('cache-control', 'public, max-age=86400')

@@ -10,9 +10,7 @@ export function registerStatisticsRoutes(route: Route, stats: StatisticsService)
   route(recordCalls.getAddedToday, ({ auth }) => figure(stats.addedToday(auth.user.id)));
   route(recordCalls.onlineDays, ({ auth }) => figure(stats.onlineDays(auth.user.id)));
   route(recordCalls.getOnlineYesterday, ({ auth }) => figure(stats.onlineYesterday(auth.user.id)));
-  route(recordCalls.getMaxOnlineCountYesterday, ({ auth }) =>
-    figure(stats.maxOnlineYesterday(auth.user.id)),
-  );
+  route(recordCalls.getMaxOnlineCountYesterday, ({ auth }) => figure(stats.maxOnlineYesterday(auth.user.id)));
   route(recordCalls.getAddedYesterday, ({ auth }) => figure(stats.addedYesterday(auth.user.id)));
   route(recordCalls.getMaxOnline, ({ auth }) => figure(stats.maxOnlineEver(auth.user.id)));
   route(recordCalls.getTotalCount, ({ auth }) => figure(stats.totalAccounts(auth.user.id)));
