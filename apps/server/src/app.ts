@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import zlib from 'node:zlib';
+import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
@@ -57,7 +59,7 @@ import { registerSystemRoutes } from './modules/system/routes.js';
 import { createSupportContact } from './modules/system/support.js';
 import { registerVisitorRoutes } from './modules/visitors/routes.js';
 import { createVisitorService } from './modules/visitors/service.js';
-import { isApiPath, isApiRequest, registerConsole } from './web.js';
+import { COMPRESS_THRESHOLD_BYTES, isApiPath, isApiRequest, registerConsole } from './web.js';
 
 export interface BuildOptions {
   config: Config;
@@ -159,6 +161,13 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
         hsts: { maxAge: 31_536_000, includeSubDomains: true },
       });
     }
+  });
+  // Large API answers (the OpenAPI document, long lists) compressed on the fly; small ones are not
+  // worth the CPU. The console's files come precompressed from the build (web.ts).
+  await app.register(compress, {
+    threshold: COMPRESS_THRESHOLD_BYTES,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
   });
   await app.register(rateLimit, {
     global: true,

@@ -29,10 +29,18 @@ export function isApiRequest(req: FastifyRequest): boolean {
   }
 }
 
+/** Answers smaller than this are sent as they are: compressing them costs more than it saves. */
+export const COMPRESS_THRESHOLD_BYTES = 1024;
+
+/** Hashed build output (`assets/name-<hash>.js`): the name changes with the content. */
+const isHashedAsset = (filePath: string) => filePath.includes(`${path.sep}assets${path.sep}`);
+
 /**
- * Serves the built console at `/`. Hashed assets are cached for a year; any other GET (or HEAD)
- * that is not an API address gets index.html so client routes survive a reload. API misses answer
- * "404".
+ * Serves the built console at `/`. Every text file has brotli and gzip siblings written by the build
+ * (apps/web/scripts/precompress.mjs), chosen by Accept-Encoding. Hashed assets are cached for a
+ * year, immutable; index.html and other files are revalidated every time (no-cache, with ETag and
+ * Last-Modified). Any other GET (or HEAD) that is not an API address gets index.html so client
+ * routes survive a reload. API misses answer "404".
  */
 export async function registerConsole(app: FastifyInstance, distDir: string): Promise<void> {
   const indexFile = path.join(distDir, 'index.html');
@@ -42,9 +50,15 @@ export async function registerConsole(app: FastifyInstance, distDir: string): Pr
       root: distDir,
       wildcard: false,
       index: false,
+      preCompressed: true,
+      // Our own Cache-Control below; @fastify/static's would overwrite it.
+      cacheControl: false,
       setHeaders(res, filePath) {
-        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
-        res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        res.setHeader(
+          'cache-control',
+          isHashedAsset(filePath) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+        res.setHeader('vary', 'Accept-Encoding');
       },
     });
   }
@@ -62,6 +76,6 @@ export async function registerConsole(app: FastifyInstance, distDir: string): Pr
       }
       return reply.status(404).send(notFound(req.method, req.url));
     }
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return reply.sendFile('index.html');
   });
 }

@@ -1,6 +1,6 @@
 import * as authCalls from '@wxc/contract/calls/auth';
 import { captchaCodeField, loginAccountField, loginPasswordField } from '@wxc/contract/fields';
-import { type FormEvent, useMemo, useState } from 'react';
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { ApiError, call } from '../../api/client';
 import { CaptchaImage, useCaptcha } from '../../features/captcha';
 import { signIn } from '../../stores/session';
@@ -35,6 +35,10 @@ export function LoginForm({
   const captcha = useCaptcha();
   const [submitting, setSubmitting] = useState(false);
   const [serverError, setServerError] = useState('');
+  // Marks the moment React owns the form (after hydration of the prerendered page): tests and the
+  // console-load benchmark wait for it before typing.
+  const [ready, setReady] = useState(false);
+  useEffect(() => setReady(true), []);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -64,7 +68,13 @@ export function LoginForm({
   }
 
   return (
-    <form className="auth-form" onSubmit={submit} noValidate aria-label="登录">
+    <form
+      className="auth-form"
+      onSubmit={submit}
+      noValidate
+      aria-label="登录"
+      data-form-ready={ready ? '' : undefined}
+    >
       {notice ? <Banner kind="success">{notice}</Banner> : null}
       {serverError ? <Banner kind="error">{serverError}</Banner> : null}
       <TextField

@@ -1,0 +1,77 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { systemCalls } from '@wxc/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './helpers.js';
+
+/**
+ * The console's files as served: precompressed siblings chosen by Accept-Encoding, hashed assets
+ * cached for good, index.html revalidated; large API answers compressed on the fly.
+ */
+describe('console delivery', () => {
+  let t: TestApp;
+  const js = `console.log(${JSON.stringify('控制台'.repeat(400))});\n`;
+  const html = `<!doctype html><html><head><title>控制台</title></head><body><div id="root">${'<p>登录</p>'.repeat(200)}</div></body></html>`;
+
+  beforeAll(async () => {
+    const dist = mkdtempSync(path.join(os.tmpdir(), 'wxc-dist-'));
+    mkdirSync(path.join(dist, 'assets'));
+    const write = (name: string, text: string) => {
+      writeFileSync(path.join(dist, name), text);
+      writeFileSync(path.join(dist, `${name}.br`), brotliCompressSync(text));
+      writeFileSync(path.join(dist, `${name}.gz`), gzipSync(text));
+    };
+    write('index.html', html);
+    write('assets/app-Ab12Cd34.js', js);
+    writeFileSync(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    t = await createTestApp('sqlite', { WEB_DIST_DIR: dist });
+  });
+  afterAll(() => t.close());
+
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'GET', url, headers });
+
+  it('hashed assets: brotli or gzip by Accept-Encoding, identity without, cached for a year', async () => {
+    const br = await get('/assets/app-Ab12Cd34.js', { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(js);
+    const gz = await get('/assets/app-Ab12Cd34.js', { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(js);
+    const plain = await get('/assets/app-Ab12Cd34.js');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.payload).toBe(js);
+    for (const res of [br, gz, plain]) {
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toMatch(/javascript/);
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(res.headers.vary).toMatch(/accept-encoding/i);
+    }
+  });
+
+  it('index.html and client routes: no-cache with validators, a repeat visit answers 304', async () => {
+    for (const url of ['/', '/login', '/dashboard', '/index.html']) {
+      const res = await get(url, { 'accept-encoding': 'br' });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+      expect(res.headers['content-encoding'], url).toBe('br');
+      expect(brotliDecompressSync(res.rawPayload).toString(), url).toBe(html);
+      expect(res.headers.etag, url).toBeTruthy();
+      const again = await get(url, { 'accept-encoding': 'br', 'if-none-match': String(res.headers.etag) });
+      expect(again.statusCode, url).toBe(304);
+    }
+    const plain = await get('/login');
+    expect(plain.payload).toBe(html);
+  });
+
+  it('large API answers are compressed on the fly; small ones are not', async () => {
+    const doc = await get('/docs/json', { 'accept-encoding': 'gzip' });
+    expect(doc.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(doc.rawPayload).toString()).openapi).toMatch(/^3\./);
+    const small = await get(systemCalls.siteInfo.path, { 'accept-encoding': 'gzip, br' });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.json().code).toBe('200');
+  });
+});

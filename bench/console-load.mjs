@@ -1,0 +1,181 @@
+#!/usr/bin/env node
+// How fast the console reaches a person: the login page and the first dashboard, each loaded in a
+// fresh browser context (empty cache) of Debian's Chromium, interleaved with a baseline measured in
+// the same run: a static HTML page with the login page's own markup and CSS and no script, served by
+// the same server (the physical floor for the login page's first paint).
+//   npm run build && node bench/console-load.mjs [--loads 7] [--no-compression]
+// Reports bytes on the wire (as served, e.g. gzip or brotli), requests, FCP, LCP and, for the login
+// page, "form usable" (React has taken over the form: data-form-ready appears).
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { api, startServer } from './lib.mjs';
+
+const root = path.resolve(import.meta.dirname, '..');
+const arg = (name, def) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : def;
+};
+const LOADS = Math.max(5, arg('loads', 7));
+const ENCODING = process.argv.includes('--no-compression') ? 'identity' : 'gzip, deflate, br, zstd';
+const BASELINE_FILE = 'bench-baseline.html';
+
+// Serve a copy of the built console, so the baseline page can sit beside it.
+const webDir = path.join(mkdtempSync(path.join(os.tmpdir(), 'wxc-bench-web-')), 'web');
+cpSync(path.join(root, 'apps/web/dist'), webDir, { recursive: true });
+const serverEnv = {
+  WEB_DIST_DIR: webDir,
+  SEED_DEMO: 'true',
+  ADMIN_PASSWORD: 'bench-admin-password-1',
+  CAPTCHA_FIXED_CODE: 'bench',
+  RATE_LIMIT_PER_MINUTE: '100000',
+};
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+});
+
+// Records LCP and the moment the login form becomes usable, from the page's own clock.
+const INIT = () => {
+  window.__lcp = 0;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__lcp = e.startTime;
+  }).observe({ type: 'largest-contentful-paint', buffered: true });
+  const mark = () => {
+    if (window.__ready === undefined && document.querySelector('[data-form-ready]')) {
+      window.__ready = performance.now();
+    }
+  };
+  new MutationObserver(mark).observe(document, { subtree: true, childList: true, attributes: true });
+};
+
+async function measure(url, { token, waitFor } = {}) {
+  const context = await browser.newContext({
+    viewport: { width: 1440, height: 900 },
+    extraHTTPHeaders: { 'accept-encoding': ENCODING },
+  });
+  if (token) {
+    await context.addCookies([{ name: 'Admin-Token', value: token, url: base }]);
+  }
+  const page = await context.newPage();
+  await page.addInitScript(INIT);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  // The browser's own Accept-Encoding wins over extraHTTPHeaders; set it at the protocol level.
+  await cdp.send('Network.setExtraHTTPHeaders', { headers: { 'Accept-Encoding': ENCODING } });
+  let bytes = 0;
+  let requests = 0;
+  const encodings = new Set();
+  cdp.on('Network.responseReceived', (e) => {
+    requests++;
+    const enc = e.response.headers['content-encoding'] ?? e.response.headers['Content-Encoding'];
+    if (enc) encodings.add(enc);
+  });
+  cdp.on('Network.loadingFinished', (e) => {
+    bytes += e.encodedDataLength;
+  });
+  await page.goto(url, { waitUntil: 'load' });
+  if (waitFor) await page.waitForSelector(waitFor, { timeout: 30_000 });
+  // Let late requests (lazy chunks, data) finish: quiet for 500 ms.
+  let last = requests;
+  for (let i = 0; i < 40; i++) {
+    await page.waitForTimeout(250);
+    if (requests === last && i > 1) break;
+    last = requests;
+  }
+  const timing = await page.evaluate(() => ({
+    fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
+    lcp: window.__lcp || null,
+    ready: window.__ready ?? null,
+  }));
+  await context.close();
+  return { bytes, requests, encodings: [...encodings], ...timing };
+}
+
+// The baseline: the login page as rendered, scripts removed, written beside the console's files
+// (the static file server lists its files at start, so the service starts again afterwards).
+{
+  const first = await startServer(serverEnv);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${first.url}/login`);
+  await page.waitForSelector('[data-form-ready]', { timeout: 30_000 });
+  const html = await page.evaluate(() => {
+    const doc = document.documentElement.cloneNode(true);
+    for (const el of doc.querySelectorAll('script, link[rel="modulepreload"]')) el.remove();
+    for (const el of doc.querySelectorAll('[data-form-ready]')) el.removeAttribute('data-form-ready');
+    return `<!doctype html>\n${doc.outerHTML}`;
+  });
+  writeFileSync(path.join(webDir, BASELINE_FILE), html);
+  await context.close();
+  await first.stop();
+}
+const server = await startServer(serverEnv);
+const base = server.url;
+
+try {
+  const login = await api(base, '/api/normal/login', {
+    companyAccount: '13800000000',
+    password: 'demo123456',
+    captchaId: 'x',
+    captchaCode: 'bench',
+  });
+  const token = login.token;
+
+  const targets = {
+    baseline: () => measure(`${base}/${BASELINE_FILE}`),
+    login: () => measure(`${base}/login`, { waitFor: '[data-form-ready]' }),
+    dashboard: () => measure(`${base}/dashboard`, { token, waitFor: '.stat-card .stat-value' }),
+  };
+  const runs = Object.fromEntries(Object.keys(targets).map((k) => [k, []]));
+  for (let i = 0; i < LOADS; i++) {
+    for (const [name, run] of Object.entries(targets)) runs[name].push(await run());
+  }
+
+  const median = (xs) => {
+    const v = xs.filter((x) => x !== null).sort((a, b) => a - b);
+    return v.length ? v[Math.floor(v.length / 2)] : null;
+  };
+  const summary = Object.fromEntries(
+    Object.entries(runs).map(([name, rs]) => [
+      name,
+      {
+        bytes: median(rs.map((r) => r.bytes)),
+        requests: median(rs.map((r) => r.requests)),
+        encodings: [...new Set(rs.flatMap((r) => r.encodings))],
+        fcpMs: median(rs.map((r) => r.fcp)),
+        lcpMs: median(rs.map((r) => r.lcp)),
+        formUsableMs: median(rs.map((r) => r.ready)),
+      },
+    ]),
+  );
+  const report = {
+    when: new Date().toISOString(),
+    loads: LOADS,
+    acceptEncoding: ENCODING,
+    summary,
+    loginFcpRatio:
+      summary.login.fcpMs && summary.baseline.fcpMs
+        ? Number((summary.login.fcpMs / summary.baseline.fcpMs).toFixed(2))
+        : null,
+    runs,
+  };
+  const out = path.join(root, 'bench/results');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(path.join(out, `console-load-${Date.now()}.json`), JSON.stringify(report, null, 2));
+  console.log(JSON.stringify({ ...report, runs: undefined }, null, 2));
+} finally {
+  await browser.close();
+  await server.stop();
+}
