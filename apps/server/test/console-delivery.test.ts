@@ -48,7 +48,14 @@ describe('console delivery', () => {
       expect(res.headers['content-type']).toMatch(/javascript/);
       expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
       expect(res.headers.vary).toMatch(/accept-encoding/i);
+      // Document-only headers are left off scripts and styles; nosniff stays.
+      expect(res.headers['content-security-policy']).toBeUndefined();
+      expect(res.headers['x-frame-options']).toBeUndefined();
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
     }
+    const page = await get('/login');
+    expect(page.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(page.headers['x-frame-options']).toBe('SAMEORIGIN');
   });
 
   it('index.html and client routes: no-cache with validators, a repeat visit answers 304', async () => {

@@ -88,7 +88,8 @@ describe.each(dialects)('http edges (%s)', (dialect) => {
     it('a plain http request gets neither upgrade-insecure-requests nor HSTS; the rest of the CSP is unchanged', async () => {
       for (const [app, opts] of [
         [t, { method: 'GET', url: '/login' }],
-        [t, { method: 'GET', url: '/assets/index-abc123.js' }],
+        // (Scripts and styles carry no document headers at all: console-delivery.test.ts.)
+        [t, { method: 'GET', url: '/index.html' }],
         [t, { method: 'POST', url: authCalls.isAutoRegiste.path }],
         [t, { method: 'POST', url: '/api/nothing' }],
         [t, { method: 'GET', url: '/healthz' }],
