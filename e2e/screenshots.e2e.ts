@@ -121,7 +121,13 @@ describe('screenshots', () => {
       // Overlays of the shell.
       await page.goto('/dashboard');
       await onPage(page, '用户中心');
-      await page.getByRole('button', { name: '系统布局设置' }).click();
+      // Phones open the settings from the avatar menu (no edge tab over the content).
+      if (viewport.width < 992) {
+        await page.getByRole('button', { name: '用户菜单' }).click();
+        await page.getByRole('menuitem', { name: '布局设置' }).click();
+      } else {
+        await page.getByRole('button', { name: '系统布局设置' }).click();
+      }
       await see(page.locator('.settings-drawer'));
       await settle(page);
       await screenshot(page, `settings-${label}`);

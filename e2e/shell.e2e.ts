@@ -127,9 +127,9 @@ describe('shell', () => {
     const drawer = page.locator('.settings-drawer');
     await see(drawer);
     await drawer.getByRole('button', { name: '主题色 #11a983' }).click();
-    await drawer.getByRole('switch', { name: '开启 Tags-View' }).click();
-    await drawer.getByRole('switch', { name: '固定 Header' }).click();
-    await drawer.getByRole('switch', { name: '侧边栏 Logo' }).click();
+    await drawer.getByRole('switch', { name: '显示标签页' }).click();
+    await drawer.getByRole('switch', { name: '固定页头' }).click();
+    await drawer.getByRole('switch', { name: '侧栏标志' }).click();
     await gone(page.locator('.tags-view'));
     await gone(page.locator('.sidebar-logo'));
 

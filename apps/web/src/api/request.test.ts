@@ -19,7 +19,7 @@ function jsonResponse(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 }
 
-function setup(options: { token?: string; confirmAnswer?: boolean } = {}) {
+function setup(options: { token?: string; confirmAnswer?: boolean; now?: () => number } = {}) {
   const fetch = vi.fn<typeof globalThis.fetch>();
   const errors: Array<[string, number]> = [];
   const confirms: ConfirmOptions[] = [];
@@ -41,7 +41,7 @@ function setup(options: { token?: string; confirmAnswer?: boolean } = {}) {
     relogin: vi.fn(),
     resetAndReload: vi.fn(),
   };
-  const { call } = createRequester({ fetch, ui, session });
+  const { call } = createRequester({ fetch, ui, session, ...(options.now ? { now: options.now } : {}) });
   return { call, fetch, ui, session, errors, confirms, answer: (ok: boolean) => resolveConfirm?.(ok) };
 }
 
@@ -216,10 +216,8 @@ describe('request: logged-out codes 50008/50012/50014', () => {
       t.fetch.mockImplementation(async () => jsonResponse({ code, message: '非法令牌', data: null }, 200));
       await Promise.allSettled([t.call(authCalls.logout, {}), t.call(authCalls.logout, {})]);
       await flush();
-      expect(t.errors).toEqual([
-        ['非法令牌', 5000],
-        ['非法令牌', 5000],
-      ]);
+      // Both calls failed with the same message: one toast (see "toast dedupe" below).
+      expect(t.errors).toEqual([['非法令牌', 5000]]);
       expect(t.ui.confirm).toHaveBeenCalledTimes(1);
       expect(t.confirms[0]).toMatchObject({
         title: TEXT.loggedOutTitle,
@@ -294,5 +292,106 @@ describe('request: quiet calls', () => {
     });
     expect(t.errors).toEqual([]);
     expect(t.ui.confirm).not.toHaveBeenCalled();
+  });
+});
+
+describe('request: cancelled calls', () => {
+  /** A response whose body never finishes until the request is aborted (a slow body). */
+  function slowBody(init: RequestInit | undefined): Response {
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"code":"200","mess'));
+        init?.signal?.addEventListener('abort', () =>
+          controller.error(new DOMException('The operation was aborted.', 'AbortError')),
+        );
+      },
+    });
+    return new Response(stream, { status: 200, headers: { 'Content-Type': 'application/json' } });
+  }
+
+  it('rejects quietly when the caller cancels while the body is being read (no "HTTP 200" toast)', async () => {
+    const t = setup({ token: 'tok' });
+    t.fetch.mockImplementation(async (_url, init) => slowBody(init));
+    const caller = new AbortController();
+    const pending = t
+      .call(authCalls.refreshLoginInfo, {}, { signal: caller.signal })
+      .catch((e: unknown) => e);
+    await flush();
+    caller.abort();
+    const error = (await pending) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.kind).toBe('network');
+    expect(error.message).not.toContain('HTTP 200');
+    expect(t.errors).toEqual([]);
+    expect(t.ui.confirm).not.toHaveBeenCalled();
+  });
+
+  it('rejects quietly when the caller cancels before the answer', async () => {
+    const t = setup();
+    t.fetch.mockImplementation(
+      (_url, init) =>
+        new Promise((_resolve, reject) => {
+          init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+        }),
+    );
+    const caller = new AbortController();
+    const pending = t.call(authCalls.logout, {}, { signal: caller.signal }).catch((e: unknown) => e);
+    caller.abort();
+    expect(await pending).toMatchObject({ kind: 'network' });
+    expect(t.errors).toEqual([]);
+  });
+
+  it('still reports a body that is not JSON when nobody cancelled', async () => {
+    const t = setup();
+    t.fetch.mockResolvedValue(new Response('not json', { status: 200 }));
+    await expect(t.call(authCalls.logout, {})).rejects.toMatchObject({
+      kind: 'invalid-response',
+      status: 200,
+    });
+    expect(t.errors).toHaveLength(1);
+  });
+});
+
+describe('request: toast dedupe', () => {
+  it('shows an identical message once while it is on screen, and again after it is gone', async () => {
+    let clock = 1_000;
+    const t = setup({ now: () => clock });
+    t.fetch.mockImplementation(async () =>
+      jsonResponse({ code: '500', message: '服务繁忙', data: null }, 500),
+    );
+    await Promise.allSettled([
+      t.call(authCalls.logout, {}),
+      t.call(authCalls.logout, {}),
+      t.call(authCalls.logout, {}),
+    ]);
+    expect(t.errors).toEqual([['服务繁忙', ERROR_TOAST_MS]]);
+
+    clock += ERROR_TOAST_MS - 1; // still on screen
+    await t.call(authCalls.logout, {}).catch(() => undefined);
+    expect(t.errors).toHaveLength(1);
+
+    clock += 1; // gone: a new failure is worth a new toast
+    await t.call(authCalls.logout, {}).catch(() => undefined);
+    expect(t.errors).toEqual([
+      ['服务繁忙', ERROR_TOAST_MS],
+      ['服务繁忙', ERROR_TOAST_MS],
+    ]);
+  });
+
+  it('keeps different messages apart', async () => {
+    const t = setup({ now: () => 0 });
+    t.fetch
+      .mockResolvedValueOnce(jsonResponse({ code: '500', message: '服务繁忙', data: null }, 500))
+      .mockResolvedValueOnce(jsonResponse({ code: '40013', message: '账号或密码错误', data: null }, 400))
+      .mockResolvedValueOnce(jsonResponse({ code: '500', message: '服务繁忙', data: null }, 500));
+    for (let i = 0; i < 3; i++) await t.call(authCalls.logout, {}).catch(() => undefined);
+    expect(t.errors.map(([text]) => text)).toEqual(['服务繁忙', '账号或密码错误']);
+  });
+
+  it('dedupes across kinds: network failures of several calls at once toast once', async () => {
+    const t = setup();
+    t.fetch.mockRejectedValue(new TypeError('Failed to fetch'));
+    await Promise.allSettled([t.call(authCalls.logout, {}), t.call(authCalls.isAutoRegiste, {})]);
+    expect(t.errors).toEqual([[TEXT.network, ERROR_TOAST_MS]]);
   });
 });

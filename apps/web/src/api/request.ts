@@ -15,7 +15,11 @@ import { ErrorCatalogue, LOGGED_OUT_CODES, OK_CODE } from '@wxc/contract/errors'
  * - 50008/50012/50014: the message toast plus one "you have been logged out" confirm; confirm resets
  *   the token and reloads;
  * - other codes: the message (or 请求失败) as a 5 s error toast, and the promise rejects;
- * - network errors, timeouts and unreadable answers: their message as a 5 s toast.
+ * - network errors, timeouts and unreadable answers: their message as a 5 s toast;
+ * - a call its caller cancelled (a page left, a query refetched) rejects quietly, even when the
+ *   cancel lands while the answer's body is still being read;
+ * - an identical toast is shown at most once while it is still on screen (5 s), however many calls
+ *   fail with the same message: the one place that dedupes every error toast of the console.
  */
 
 export const TEXT = {
@@ -79,6 +83,8 @@ export interface RequestDeps {
   /** Spec §7: empty, so calls go to the origin that served the console. */
   baseUrl?: string;
   timeoutMs?: number;
+  /** Clock for the toast dedupe (tests). */
+  now?: () => number;
 }
 
 export interface CallOptions {
@@ -119,8 +125,15 @@ export function createRequester(deps: RequestDeps): { call: Call } {
   // One dialog of each kind at a time, however many calls fail together.
   let reloginOpen = false;
   let loggedOutOpen = false;
+  // Toasts on screen now: text -> when it disappears.
+  const onScreen = new Map<string, number>();
+  const now = deps.now ?? Date.now;
 
   function toast(text: string) {
+    const at = now();
+    for (const [shown, until] of onScreen) if (until <= at) onScreen.delete(shown);
+    if (onScreen.has(text)) return;
+    onScreen.set(text, at + ERROR_TOAST_MS);
     deps.ui.error(text, ERROR_TOAST_MS);
   }
 
@@ -222,11 +235,12 @@ export function createRequester(deps: RequestDeps): { call: Call } {
         signal: controller.signal,
       });
       status = response.status;
-      try {
-        payload = await response.json();
-      } catch {
-        payload = undefined;
-      }
+      // An unreadable body is an invalid answer, unless the call was aborted while reading it (a
+      // cancelled query, a timeout): that is the abort, handled below, not a bad answer.
+      payload = await response.json().catch((cause: unknown) => {
+        if (controller.signal.aborted) throw cause;
+        return undefined;
+      });
     } catch (cause) {
       if (timedOut) fail(new ApiError(TEXT.timeout, 'timeout'), quiet);
       // Cancelled by the caller (a page unmounted): reject without bothering anyone.

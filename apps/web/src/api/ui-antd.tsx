@@ -16,8 +16,9 @@ function Holder({ children }: { children: ReactNode }) {
 }
 ConfigProvider.config({ holderRender: (children) => <Holder>{children}</Holder> });
 
+/** Keyed by its text: the same message shown again replaces the one on screen instead of stacking. */
 export function showError(text: string, durationMs: number): void {
-  void message.error({ content: text, duration: durationMs / 1000 });
+  void message.error({ key: `error:${text}`, content: text, duration: durationMs / 1000 });
 }
 
 export function showSuccess(text: string): void {

@@ -11,6 +11,7 @@ import { useSettings } from '../stores/settings';
 import { useSite } from '../stores/site';
 import { registerNavigate } from './navigate';
 import { pageTitle } from './page-title';
+import { isRedirectPath } from './redirect-route';
 import type { RouteMeta } from './routes';
 
 export interface RouteHandle {
@@ -35,7 +36,8 @@ export function RootLayout() {
   const theme = useSettings((s) => s.theme);
 
   useEffect(() => registerNavigate(navigate), [navigate]);
-  // The theme colour reaches the plain-CSS screens (sign-in, 404) too, not only antd.
+  // The theme colour reaches the plain-CSS screens (sign-in, 404) too, not only antd; the shell adds
+  // the accents derived from it (app/theme.ts themeVars), which only it needs.
   useEffect(() => {
     document.documentElement.style.setProperty('--wxc-primary', theme);
   }, [theme]);
@@ -45,7 +47,9 @@ export function RootLayout() {
   // Page views for the operator's visitor counts (features/visit.ts).
   const { pathname } = useLocation();
   // Loaded on demand: its call definition pulls the operator schemas, which the login page doesn't need.
+  // The /redirect/ hop of a tab's 刷新 is no page of its own: the page it opens counts.
   useEffect(() => {
+    if (isRedirectPath(pathname)) return;
     void import('../features/visit').then((m) => m.trackVisit(pathname));
   }, [pathname]);
 

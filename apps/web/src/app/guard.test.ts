@@ -28,6 +28,14 @@ describe('guard decisions', () => {
     });
   });
 
+  it('opens the sign-in hand-off page whatever the session, without loading the user first', () => {
+    for (const hasToken of [true, false]) {
+      expect(decide({ pathname: '/auth-redirect', search: '?redirect=%2F', hasToken, roles: null })).toEqual({
+        kind: 'allow',
+      });
+    }
+  });
+
   it('with a token, sends /login and /register home', () => {
     expect(decide({ pathname: '/login', search: '', hasToken: true, roles: customer })).toEqual({
       kind: 'redirect',

@@ -1,5 +1,6 @@
 import type { RoleValue } from '@wxc/contract/domain';
 import { canSee } from './access';
+import { isSignInPath, loginRedirect } from './redirects';
 import { findShellRoute, WHITE_LIST } from './routes';
 
 /**
@@ -19,13 +20,16 @@ export interface GuardInput {
 
 export type GuardDecision = { kind: 'allow' } | { kind: 'redirect'; to: string } | { kind: 'load-user' };
 
-export function loginRedirect(fullPath: string): string {
-  return fullPath && fullPath !== '/' ? `/login?redirect=${encodeURIComponent(fullPath)}` : '/login';
-}
+export { loginRedirect, safeRedirect } from './redirects';
+
+/** Open whatever the session: the sign-in hand-off checks its own token (a stale one in the cookie
+ * must not send it to the login screen, losing the hand-off). */
+export const HANDOFF_PATH = '/auth-redirect';
 
 export function decide({ pathname, search, hasToken, roles }: GuardInput): GuardDecision {
+  if (pathname === HANDOFF_PATH) return { kind: 'allow' };
   if (hasToken) {
-    if (pathname === '/login' || pathname === '/register') return { kind: 'redirect', to: '/' };
+    if (isSignInPath(pathname)) return { kind: 'redirect', to: '/' };
     if (!roles || roles.length === 0) return { kind: 'load-user' };
     const route = findShellRoute(pathname);
     if (route && !canSee(route.meta.roles, roles)) return { kind: 'redirect', to: '/401' };
@@ -33,15 +37,4 @@ export function decide({ pathname, search, hasToken, roles }: GuardInput): Guard
   }
   if (WHITE_LIST.includes(pathname)) return { kind: 'allow' };
   return { kind: 'redirect', to: loginRedirect(pathname + search) };
-}
-
-/**
- * Where to go after login: the `redirect` query if it is a path of this site (never another
- * origin, never back to the login screen), else home.
- */
-export function safeRedirect(redirect: string | null | undefined): string {
-  if (!redirect?.startsWith('/') || redirect.startsWith('//') || redirect.startsWith('/\\')) return '/';
-  const path = redirect.split(/[?#]/)[0] ?? '';
-  if (path === '/login' || path === '/register') return '/';
-  return redirect;
 }

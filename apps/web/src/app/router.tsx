@@ -1,6 +1,7 @@
 import { createBrowserRouter, type RouteObject, redirect } from 'react-router';
 import { guardLoader } from './guard-loader';
 import { RootErrorBoundary, RootFallback, RootLayout } from './RootLayout';
+import { REDIRECT_PREFIX } from './redirect-route';
 import { type AppRoute, HOME_PATH, publicRoutes, shellRoutes } from './routes';
 
 /** Route objects from the route table: each page is its own lazily loaded chunk. */
@@ -26,7 +27,15 @@ export const routes: RouteObject[] = [
       {
         id: 'shell',
         lazy: async () => ({ Component: (await import('../layout/Shell')).default }),
-        children: [{ index: true, loader: () => redirect(HOME_PATH) }, ...shellRoutes.map(toRouteObject)],
+        children: [
+          { index: true, loader: () => redirect(HOME_PATH) },
+          ...shellRoutes.map(toRouteObject),
+          // The tab 刷新 helper: no title, no tab, replaces itself with the page it names.
+          {
+            path: `${REDIRECT_PREFIX}/*`,
+            lazy: async () => ({ Component: (await import('../layout/Redirect')).default }),
+          },
+        ],
       },
       { path: '*', loader: () => redirect('/404') },
     ],

@@ -20,8 +20,8 @@ export function SupportPopover({ compact = false }: { compact?: boolean }) {
   );
   return (
     <Popover content={content} title="联系客服" trigger="click" placement="bottom">
-      <Button type="text" icon={<CustomerServiceOutlined />} aria-label="联系客服">
-        {compact ? null : '联系客服'}
+      <Button type="text" icon={<CustomerServiceOutlined />} aria-label="联系客服" title="联系客服">
+        {compact ? null : <span className="nav-label">联系客服</span>}
       </Button>
     </Popover>
   );

@@ -1,14 +1,14 @@
 import { Outlet, useLocation } from 'react-router';
-import { useTags } from '../stores/tags';
 
-/** The page area. A tab's 刷新 bumps its key, which re-mounts the page. */
+/**
+ * The page area, keyed by the full path: a new path (or query) mounts the page afresh. A tab's 刷新
+ * goes through /redirect/<path> (app/redirect.ts), which changes the key twice.
+ */
 export function AppMain() {
   const location = useLocation();
-  const fullPath = location.pathname + location.search;
-  const refreshKey = useTags((s) => s.refreshKeys[fullPath] ?? 0);
   return (
     <main className="app-main">
-      <Outlet key={`${fullPath}#${refreshKey}`} />
+      <Outlet key={location.pathname + location.search} />
     </main>
   );
 }

@@ -5,8 +5,10 @@ import {
   LogoutOutlined,
   MenuFoldOutlined,
   MenuUnfoldOutlined,
+  SettingOutlined,
   ShoppingCartOutlined,
   UserOutlined,
+  WechatOutlined,
 } from '@ant-design/icons';
 import { Avatar, Button, Dropdown, type MenuProps } from 'antd';
 import { useState } from 'react';
@@ -16,23 +18,37 @@ import { ApiOpeningDialog } from '../features/ApiOpeningDialog';
 import { useLogout } from '../features/logout';
 import { RealNameBadge } from '../features/RealNameBadge';
 import { SupportPopover } from '../features/SupportPopover';
+import { useWxCountLive } from '../features/wx-count';
 import { toggleSidebar, useApp } from '../stores/app';
 import { useSession } from '../stores/session';
+import { useSettings } from '../stores/settings';
+import { isOperator } from '../utils/identity';
 import { Breadcrumbs } from './Breadcrumbs';
+import { openSettingsPanel } from './settings-panel';
+
+/** Keeps the session's wxCount live while mounted (customers only: see Navbar). */
+function WxCountLive() {
+  useWxCountLive();
+  return null;
+}
+
+function wxCountText(count: number | null): string {
+  return `在线微信 ${count ?? '—'}`;
+}
 
 export function Navbar() {
   const { sidebarOpened, device } = useApp();
-  const user = useSession((s) => s.user);
+  const { user, name, avatar, avatarText, introduction, wxCount } = useSession();
+  const showSettings = useSettings((s) => s.showSettings);
   const navigate = useNavigate();
   const logout = useLogout();
   const [dialog, setDialog] = useState<'apiInfo' | 'apiOpening' | null>(null);
   const mobile = device === 'mobile';
-  const name = user?.userName || user?.companyName || user?.companyAccount || '用户';
-  // The company's initial reads better than the first digit of a phone number.
-  const initial = (user?.companyName || name).slice(0, 1);
+  const customer = Boolean(user && !isOperator(user));
 
   const avatarItems: MenuProps['items'] = [
     { key: 'console', icon: <UserOutlined />, label: '控制台' },
+    ...(customer ? [{ key: 'wechat', icon: <WechatOutlined />, label: wxCountText(wxCount) }] : []),
     ...(mobile
       ? [
           { key: 'apiInfo', icon: <ApiOutlined />, label: 'API 信息' },
@@ -40,19 +56,23 @@ export function Navbar() {
           { key: 'buy', icon: <ShoppingCartOutlined />, label: '购买套餐' },
         ]
       : []),
+    ...(showSettings ? [{ key: 'settings', icon: <SettingOutlined />, label: '布局设置' }] : []),
     { type: 'divider' },
     { key: 'logout', icon: <LogoutOutlined />, label: '退出登录' },
   ];
 
   const onAvatarClick: MenuProps['onClick'] = ({ key }) => {
     if (key === 'console') navigate('/userInfo/index');
+    else if (key === 'wechat') navigate('/wechatList/index');
     else if (key === 'buy') navigate('/purchaseRecords/index');
+    else if (key === 'settings') openSettingsPanel();
     else if (key === 'apiInfo' || key === 'apiOpening') setDialog(key);
     else if (key === 'logout') void logout();
   };
 
   return (
     <div className="navbar">
+      {customer ? <WxCountLive /> : null}
       <button
         type="button"
         className="hamburger"
@@ -64,14 +84,37 @@ export function Navbar() {
       </button>
       {mobile ? null : <Breadcrumbs />}
       <div className="right-menu">
+        {customer && !mobile ? (
+          <Link
+            to="/wechatList/index"
+            className="wx-count"
+            data-testid="wx-count"
+            title="本公司此刻在线的微信账号数"
+            aria-label={wxCountText(wxCount)}
+          >
+            <WechatOutlined /> <span className="nav-label">在线微信</span> <strong>{wxCount ?? '—'}</strong>
+          </Link>
+        ) : null}
         <RealNameBadge compact={mobile} />
         {mobile ? null : (
           <>
-            <Button type="text" icon={<InfoCircleOutlined />} onClick={() => setDialog('apiOpening')}>
-              开通说明
+            <Button
+              type="text"
+              icon={<InfoCircleOutlined />}
+              aria-label="开通说明"
+              title="开通说明"
+              onClick={() => setDialog('apiOpening')}
+            >
+              <span className="nav-label">开通说明</span>
             </Button>
-            <Button type="text" icon={<ApiOutlined />} onClick={() => setDialog('apiInfo')}>
-              API 信息
+            <Button
+              type="text"
+              icon={<ApiOutlined />}
+              aria-label="API 信息"
+              title="API 信息"
+              onClick={() => setDialog('apiInfo')}
+            >
+              <span className="nav-label">API 信息</span>
             </Button>
           </>
         )}
@@ -85,10 +128,24 @@ export function Navbar() {
           menu={{ items: avatarItems, onClick: onAvatarClick }}
           trigger={['click']}
           placement="bottomRight"
+          popupRender={(menu) => (
+            <div className="avatar-popup">
+              <div className="avatar-profile" data-testid="avatar-profile">
+                <Avatar size={40} src={avatar || undefined} alt="">
+                  {avatarText}
+                </Avatar>
+                <div className="avatar-profile-text">
+                  <strong>{name}</strong>
+                  <span>{introduction}</span>
+                </div>
+              </div>
+              {menu}
+            </div>
+          )}
         >
           <button type="button" className="avatar-button" aria-label="用户菜单" data-testid="avatar-menu">
-            <Avatar size={30} style={{ backgroundColor: 'var(--wxc-primary)' }}>
-              {initial}
+            <Avatar size={30} src={avatar || undefined} alt="" data-testid="avatar-image">
+              {avatarText}
             </Avatar>
             {mobile ? null : <span className="avatar-name">{name}</span>}
             <DownOutlined className="avatar-caret" />

@@ -1,19 +1,10 @@
-import { DEFAULT_THEME_COLOR } from '@wxc/contract/constants';
 import { Button, ColorPicker, Divider, Drawer, Radio, Switch } from 'antd';
 import type { ReactNode } from 'react';
+import { THEME_PRESETS } from '../app/theme';
 import { type Size, setSize, useApp } from '../stores/app';
 import { useSettings } from '../stores/settings';
 
-const PRESETS = [
-  DEFAULT_THEME_COLOR,
-  '#304156',
-  '#11a983',
-  '#13c2c2',
-  '#6959cd',
-  '#f5222d',
-  '#fa8c16',
-  '#eb2f96',
-];
+const PRESETS = [...THEME_PRESETS];
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -52,25 +43,25 @@ export default function SettingsDrawer({ open, onClose }: { open: boolean; onClo
         ))}
       </div>
       <Divider />
-      <Row label="开启 Tags-View">
+      <Row label="显示标签页">
         <Switch
           checked={settings.tagsView}
           onChange={(v) => settings.change('tagsView', v)}
-          aria-label="开启 Tags-View"
+          aria-label="显示标签页"
         />
       </Row>
-      <Row label="固定 Header">
+      <Row label="固定页头">
         <Switch
           checked={settings.fixedHeader}
           onChange={(v) => settings.change('fixedHeader', v)}
-          aria-label="固定 Header"
+          aria-label="固定页头"
         />
       </Row>
-      <Row label="侧边栏 Logo">
+      <Row label="侧栏标志">
         <Switch
           checked={settings.sidebarLogo}
           onChange={(v) => settings.change('sidebarLogo', v)}
-          aria-label="侧边栏 Logo"
+          aria-label="侧栏标志"
         />
       </Row>
       <Row label="组件尺寸">

@@ -1,11 +1,11 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { App as AntApp, ConfigProvider } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
-import { useEffect } from 'react';
+import { type CSSProperties, useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { type RouteHandle, useRouteMeta } from '../app/RootLayout';
 import { affixRoutes } from '../app/routes';
-import { themeConfig } from '../app/theme';
+import { themeConfig, themeVars } from '../app/theme';
 import { closeSidebar, isMobileWidth, setDevice, useApp } from '../stores/app';
 import { onLogout } from '../stores/session';
 import { useSettings } from '../stores/settings';
@@ -80,7 +80,7 @@ export default function Shell() {
   return (
     <QueryClientProvider client={queryClient}>
       <ConfigProvider locale={zhCN} theme={themeConfig(theme)} componentSize={SIZE_TO_ANTD[size]}>
-        <AntApp className={classes}>
+        <AntApp className={classes} style={themeVars(theme) as CSSProperties}>
           {device === 'mobile' && sidebarOpened ? (
             <button
               type="button"

@@ -39,14 +39,21 @@ export function Sidebar() {
   return (
     <aside className={`sidebar${collapsed ? ' collapsed' : ''}`} aria-label="主菜单">
       {showLogo ? (
-        <Link to="/" className="sidebar-logo" title={productTitle}>
-          <img src="/favicon.svg" alt="" width={28} height={28} />
-          {collapsed ? null : (
-            <span className="sidebar-title">
-              {productTitle}
-              {formal ? <span className="sidebar-flag">正式版</span> : null}
+        // The title gives way (ellipsis, full text in the tooltip); the 正式版 label never does.
+        // Collapsed, the label sits under the logo.
+        <Link
+          to="/"
+          className="sidebar-logo"
+          title={formal ? `${productTitle}（正式版）` : productTitle}
+          aria-label={formal ? `${productTitle} 正式版` : productTitle}
+        >
+          <img className="sidebar-logo-img" src="/favicon.svg" alt="" width={28} height={28} />
+          {collapsed ? null : <span className="sidebar-title">{productTitle}</span>}
+          {formal ? (
+            <span className="sidebar-flag" data-testid="formal-flag">
+              正式版
             </span>
-          )}
+          ) : null}
         </Link>
       ) : null}
       <div className="sidebar-scroll">

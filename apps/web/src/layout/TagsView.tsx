@@ -1,8 +1,8 @@
 import { CloseOutlined } from '@ant-design/icons';
-import { useQueryClient } from '@tanstack/react-query';
 import { TAGS_CONTEXT_MENU_WIDTH_PX, TAGS_SCROLL_PADDING_PX } from '@wxc/contract/constants';
 import { type MouseEvent, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
+import { refreshPath } from '../app/redirect-route';
 import { useTags } from '../stores/tags';
 import { type CloseResult, closeAll, closeOthers, closeView, type TagView } from '../stores/tags-logic';
 
@@ -17,7 +17,6 @@ export function TagsView() {
   const views = useTags((s) => s.views);
   const location = useLocation();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const active = location.pathname + location.search;
   const [menu, setMenu] = useState<MenuState | null>(null);
   const scroller = useRef<HTMLDivElement>(null);
@@ -63,10 +62,10 @@ export function TagsView() {
     setMenu({ x: Math.min(event.clientX, maxX), y: event.clientY, view });
   };
 
+  // Through /redirect/<path> (spec §2): the page mounts afresh and loads its data again. Refreshing
+  // the page on screen replaces its history entry, so Back does not show it twice.
   const refresh = (view: TagView) => {
-    if (view.path !== active) navigate(view.path);
-    useTags.getState().refresh(view.path);
-    void queryClient.invalidateQueries();
+    navigate(refreshPath(view.path), { replace: view.path === active });
   };
 
   return (

@@ -4,13 +4,11 @@ import { type TagView, withAffix } from './tags-logic';
 
 /**
  * Visited tabs, kept in sessionStorage (a reload keeps them; logout and a new browser session
- * don't). `refreshKeys` re-mounts a page for the 刷新 action.
+ * don't). A tab's 刷新 goes through the /redirect/<path> route (app/redirect.ts).
  */
 interface TagsState {
   views: TagView[];
-  refreshKeys: Record<string, number>;
   setViews(views: TagView[]): void;
-  refresh(path: string): void;
   reset(): void;
 }
 
@@ -18,11 +16,8 @@ export const useTags = create<TagsState>()(
   persist(
     (set) => ({
       views: [],
-      refreshKeys: {},
       setViews: (views) => set({ views }),
-      refresh: (path) =>
-        set((s) => ({ refreshKeys: { ...s.refreshKeys, [path]: (s.refreshKeys[path] ?? 0) + 1 } })),
-      reset: () => set({ views: [], refreshKeys: {} }),
+      reset: () => set({ views: [] }),
     }),
     {
       name: 'wxc-tags',

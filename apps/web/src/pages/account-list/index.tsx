@@ -14,6 +14,7 @@ import { formatTime } from '../../utils/time';
 import { CompanySettingsDrawer, EditDialog, OpenDialog, SlotsDialog } from './dialogs';
 import '../../features/commerce/commerce.css';
 import './account-list.css';
+import { PageHeader } from '../../components/PageHeader';
 
 type Dialog =
   | { kind: 'open' }
@@ -171,17 +172,18 @@ export default function AccountListPage() {
 
   return (
     <div className="page commerce-page account-list-page">
-      <Card
-        title={<h1 className="page-title">子账号</h1>}
+      <PageHeader
+        subtitle="为每个业务系统开通子账号，分配微信账号额度"
         extra={
-          <span className="card-actions">
+          <>
             <Button icon={<SettingOutlined />} onClick={() => setDialog({ kind: 'settings' })}>
               公司 API 设置
             </Button>
             {openButton}
-          </span>
+          </>
         }
-      >
+      />
+      <Card>
         <QueryState query={query} rows={5}>
           {(data) => (
             <div className="account-list">

@@ -21,6 +21,7 @@ import { formatTime } from '../../utils/time';
 import '../../features/commerce/commerce.css';
 import '../../features/messaging/messaging.css';
 import './dashboard.css';
+import { PageHeader } from '../../components/PageHeader';
 
 const MonthChart = lazy(() => import('./MonthChart'));
 
@@ -348,10 +349,7 @@ export default function DashboardPage() {
   useLiveEvents();
   return (
     <div className="page dashboard-page">
-      <div className="dash-head">
-        <h1 className="page-title">用户中心</h1>
-        <LiveBadge />
-      </div>
+      <PageHeader tag={<LiveBadge />} subtitle="微信账号在线情况、已开通服务与消费记录" />
       <section className="stat-grid" aria-label="账号统计">
         {FIGURES.map((def) => (
           <FigureCard key={def.id} def={def} />

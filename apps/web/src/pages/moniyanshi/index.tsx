@@ -16,6 +16,7 @@ import { LiveBadge, WxAvatar } from '../../features/messaging/widgets';
 import { Composer } from './Composer';
 import '../../features/messaging/messaging.css';
 import './moniyanshi.css';
+import { PageHeader } from '../../components/PageHeader';
 
 const displayName = (c: Contact) => c.remark || c.nickname || c.wxid;
 
@@ -253,15 +254,10 @@ export default function DemoPage() {
 
   return (
     <div className="page demo-page">
-      <div className="demo-head">
-        <span className="title-with-badge">
-          <h1 className="page-title">模拟演示</h1>
-          <LiveBadge />
-        </span>
-        <p className="muted">
-          一个完整的模拟微信网络：虚拟好友会回复，群里会有人聊天，所有事件同时推送回调。
-        </p>
-      </div>
+      <PageHeader
+        tag={<LiveBadge />}
+        subtitle="一个完整的模拟微信网络：虚拟好友会回复，群里会有人聊天，所有事件同时推送回调。"
+      />
       <Intro />
       {online.isError ? (
         <Alert type="error" showIcon title="账号列表加载失败" description={online.error.message} />

@@ -11,6 +11,7 @@ import { useSession } from '../../stores/session';
 import { accountTypeLabel } from '../../utils/labels';
 import '../../features/commerce/commerce.css';
 import './my-api.css';
+import { PageHeader } from '../../components/PageHeader';
 
 function BuyButton() {
   const navigate = useNavigate();
@@ -24,7 +25,7 @@ function BuyButton() {
 function ServiceCard() {
   const service = useService();
   return (
-    <Card title={<h1 className="page-title">我的API</h1>}>
+    <Card title="服务信息">
       <QueryState query={service} rows={2}>
         {({ show, api }) => (
           <div className="service-block">
@@ -170,6 +171,7 @@ export default function MyApiPage() {
   const accountType = useSession((s) => s.user?.accountType);
   return (
     <div className="page commerce-page my-api-page">
+      <PageHeader subtitle="服务地址、API 凭证与调用示例" />
       <ServiceCard />
       <CredentialsCard />
       <Card title="接入方式">

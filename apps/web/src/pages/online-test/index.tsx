@@ -24,6 +24,7 @@ import { CallbackCard, UploadBox } from './tools';
 import '../../features/commerce/commerce.css';
 import '../../features/messaging/messaging.css';
 import './online-test.css';
+import { PageHeader } from '../../components/PageHeader';
 
 type Entry = z.infer<typeof catalogueCalls.apiCatalogueEntry>;
 const UPLOAD_PATH = '/api/tools/getSourceUrl';
@@ -325,7 +326,8 @@ export default function OnlineTestPage() {
 
   return (
     <div className="page commerce-page online-test-page">
-      <Card title={<h1 className="page-title">在线测试</h1>}>
+      <PageHeader subtitle="选择接口、填写参数，直接调用并查看结果" />
+      <Card title="接口调试">
         {catalogue.isPending ? (
           <Skeleton active />
         ) : catalogue.isError ? (

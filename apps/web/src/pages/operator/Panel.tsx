@@ -69,7 +69,7 @@ function PanelChart({
   const dates = useMemo(() => trend.map((t) => t.date), [trend]);
   const series = useMemo(
     () => [
-      { name: '注册', data: trend.map((t) => t.registered) },
+      { name: '注册公司', data: trend.map((t) => t.registered) },
       { name: '支付订单', data: trend.map((t) => t.paidOrders) },
       { name: '收入（元）', data: trend.map((t) => t.revenueFen / 100), type: 'bar' as const, right: true },
     ],
@@ -77,7 +77,13 @@ function PanelChart({
   );
   return (
     <Suspense fallback={<Skeleton active />}>
-      <TrendChart dates={dates} series={series} label="每日注册、支付订单与收入趋势" />
+      <TrendChart
+        dates={dates}
+        series={series}
+        leftName="数量（个）"
+        rightName="收入（元）"
+        label="每日注册、支付订单与收入趋势"
+      />
     </Suspense>
   );
 }

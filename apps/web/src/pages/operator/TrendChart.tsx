@@ -3,56 +3,50 @@ import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/compon
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import { useEffect, useRef } from 'react';
+import { useApp } from '../../stores/app';
+import { useSettings } from '../../stores/settings';
+import { type Series, trendOption } from './trend-option';
+
+export type { Series };
 
 // Modular ECharts: only the line and bar charts, their grid, tooltip and legend, on canvas.
 echarts.use([LineChart, BarChart, GridComponent, TooltipComponent, LegendComponent, CanvasRenderer]);
 
-export interface Series {
-  name: string;
-  data: number[];
-  type?: 'line' | 'bar';
-  /** Plot on the second (right) axis. */
-  right?: boolean;
-}
-
-/** A small responsive trend chart (days on the x axis). Loaded lazily with the operator page's tabs. */
+/**
+ * A responsive trend chart (days on the x axis; option built by trend-option.ts). Loaded lazily with
+ * the operator page's tabs.
+ */
 export default function TrendChart({
   dates,
   series,
-  height = 280,
+  height = 300,
   label,
+  leftName,
+  rightName,
 }: {
   dates: string[];
   series: Series[];
   height?: number;
   label: string;
+  leftName?: string;
+  rightName?: string;
 }) {
   const ref = useRef<HTMLDivElement>(null);
+  const primary = useSettings((s) => s.theme);
+  const narrow = useApp((s) => s.device === 'mobile');
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
     const chart = echarts.init(el, undefined, { renderer: 'canvas' });
-    const twoAxes = series.some((s) => s.right);
-    chart.setOption({
-      color: ['#1890ff', '#52c41a', '#faad14', '#722ed1'],
-      tooltip: { trigger: 'axis' },
-      legend: { top: 0 },
-      grid: { left: 8, right: 8, top: 36, bottom: 8, containLabel: true },
-      xAxis: { type: 'category', data: dates.map((d) => d.slice(5)), axisTick: { alignWithLabel: true } },
-      yAxis: twoAxes
-        ? [
-            { type: 'value', minInterval: 1 },
-            { type: 'value', splitLine: { show: false } },
-          ]
-        : [{ type: 'value', minInterval: 1 }],
-      series: series.map((s) => ({
-        name: s.name,
-        type: s.type ?? 'line',
-        data: s.data,
-        smooth: true,
-        yAxisIndex: s.right ? 1 : 0,
-        barMaxWidth: 18,
-      })),
+    const option = trendOption({ dates, series, primary, leftName, rightName, narrow });
+    chart.setOption(option);
+    // The plot area in pixels (left,top,right,bottom), for the browser tests that look at the lines.
+    chart.on('finished', () => {
+      const last = Math.max(0, dates.length - 1);
+      const zero = chart.convertToPixel({ xAxisIndex: 0, yAxisIndex: 0 }, [0, 0]);
+      const top = chart.convertToPixel({ xAxisIndex: 0, yAxisIndex: 0 }, [last, option.yAxis[0]?.max ?? 0]);
+      if (zero && top)
+        el.dataset.plot = [zero[0], top[1], top[0], zero[1]].map((v) => Math.round(v ?? 0)).join(',');
     });
     const resize = new ResizeObserver(() => chart.resize());
     resize.observe(el);
@@ -60,6 +54,15 @@ export default function TrendChart({
       resize.disconnect();
       chart.dispose();
     };
-  }, [dates, series]);
-  return <div ref={ref} role="img" aria-label={label} style={{ width: '100%', height }} />;
+  }, [dates, series, primary, leftName, rightName, narrow]);
+  return (
+    <div
+      ref={ref}
+      className="trend-chart"
+      role="img"
+      aria-label={label}
+      data-series={series.map((s) => s.name).join(',')}
+      style={{ width: '100%', height }}
+    />
+  );
 }

@@ -75,7 +75,7 @@ function VisitorsView({
         }
       >
         <Suspense fallback={<Skeleton active />}>
-          <TrendChart dates={dates} series={series} label="每日浏览量与访客趋势" />
+          <TrendChart dates={dates} series={series} leftName="次数" label="每日浏览量与访客趋势" />
         </Suspense>
       </Card>
       <p className="ops-muted ops-note">

@@ -7,6 +7,7 @@ import { Reviews } from './Reviews';
 import { Settings } from './Settings';
 import { Visitors } from './Visitors';
 import './operator.css';
+import { PageHeader } from '../../components/PageHeader';
 
 export const OPERATOR_TABS = [
   { key: 'review', label: '实名审核', render: () => <Reviews /> },
@@ -28,7 +29,8 @@ export default function OperatorPage() {
   // the tags view keeps one 运营管理 tab.
   const [active, setActive] = useState<string>(OPERATOR_TABS.find((t) => t.key === wanted)?.key ?? 'review');
   return (
-    <div className="app-page ops-page">
+    <div className="page ops-page">
+      <PageHeader subtitle="实名审核、注册公司、运营总览、访客统计与系统设置" />
       <Tabs
         activeKey={active}
         onChange={setActive}

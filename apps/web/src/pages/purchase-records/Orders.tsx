@@ -7,8 +7,8 @@ import { ORDER_STATE_LABELS, type OrderStateValue, PAY_METHOD_LABELS } from '@wx
 import {
   App,
   Button,
+  DatePicker,
   Empty,
-  Input,
   Pagination,
   Popconfirm,
   Select,
@@ -18,11 +18,15 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { call } from '../../api/client';
-import { dayRange, ORDER_STATE_COLORS, parseDateInput } from '../../features/commerce/logic';
+import { dayRange, ORDER_STATE_COLORS } from '../../features/commerce/logic';
 import { type OrdersFilter, useInvalidateCommerce, useOrders } from '../../features/commerce/queries';
 import { useNarrow } from '../../features/commerce/useNarrow';
 import { Money, QueryState } from '../../features/commerce/widgets';
+import type { Dayjs } from '../../utils/dayjs';
+import '../../utils/dayjs';
 import { formatTime } from '../../utils/time';
+
+type DateRange = [Dayjs | null, Dayjs | null] | null;
 
 const STATE_OPTIONS = (Object.keys(ORDER_STATE_LABELS) as OrderStateValue[]).map((value) => ({
   value,
@@ -57,11 +61,12 @@ function CancelButton({ order }: { order: Order }) {
 /** 购买记录: the company's orders, newest first, with state and date filters and paging. */
 export function Orders({ onPay, onBrowse }: { onPay(order: Order): void; onBrowse(): void }) {
   const [filter, setFilter] = useState<OrdersFilter>({ page: 1, pageSize: PAGE_SIZE_DEFAULT });
-  // Native date inputs: small, localized by the browser, and friendly on phones.
-  const [range, setRange] = useState<[string, string]>(['', '']);
-  const changeRange = (next: [string, string]) => {
+  // antd's range picker in Chinese (utils/dayjs.ts); either end may stay open. The filter sends
+  // the days' bounds in local time: from = the first day's 00:00, to = the last day's 23:59:59.999.
+  const [range, setRange] = useState<DateRange>(null);
+  const changeRange = (next: DateRange) => {
     setRange(next);
-    const { from, to } = dayRange(parseDateInput(next[0]), parseDateInput(next[1]));
+    const { from, to } = dayRange(next?.[0]?.toDate() ?? null, next?.[1]?.toDate() ?? null);
     setFilter((f) => ({ ...f, page: 1, from, to }));
   };
   const query = useOrders(filter);
@@ -157,27 +162,20 @@ export function Orders({ onPay, onBrowse }: { onPay(order: Order): void; onBrows
           style={{ minWidth: 150 }}
           onChange={(state?: OrderStateValue) => setFilter((f) => ({ ...f, page: 1, state }))}
         />
-        <span className="date-range">
-          <Input
-            type="date"
-            aria-label="下单开始日期"
-            value={range[0]}
-            max={range[1] || undefined}
-            onChange={(e) => changeRange([e.target.value, range[1]])}
-          />
-          <span className="muted">至</span>
-          <Input
-            type="date"
-            aria-label="下单结束日期"
-            value={range[1]}
-            min={range[0] || undefined}
-            onChange={(e) => changeRange([range[0], e.target.value])}
-          />
-        </span>
+        <DatePicker.RangePicker
+          className="date-range"
+          classNames={{ popup: { root: 'orders-range-popup' } }}
+          aria-label="下单日期"
+          placeholder={['下单开始日期', '下单结束日期']}
+          allowEmpty={[true, true]}
+          value={range}
+          onChange={(next) => changeRange(next as DateRange)}
+          inputReadOnly={narrow}
+        />
         {filtered ? (
           <Button
             onClick={() => {
-              setRange(['', '']);
+              setRange(null);
               setFilter((f) => ({ page: 1, pageSize: f.pageSize }));
             }}
           >

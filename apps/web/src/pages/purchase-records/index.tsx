@@ -7,6 +7,7 @@ import { OrderDialog, type OrderTarget } from './OrderDialog';
 import { Orders } from './Orders';
 import '../../features/commerce/commerce.css';
 import './purchase.css';
+import { PageHeader } from '../../components/PageHeader';
 
 type TabKey = 'catalogue' | 'mine' | 'orders';
 
@@ -26,7 +27,8 @@ export default function PurchaseRecordsPage() {
 
   return (
     <div className="page commerce-page purchase-page">
-      <Card title={<h1 className="page-title">套餐</h1>}>
+      <PageHeader subtitle="购买或续费套餐，查看购买记录" />
+      <Card>
         <Tabs
           activeKey={tab}
           onChange={(key) => setTab(key as TabKey)}

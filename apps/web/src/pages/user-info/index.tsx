@@ -11,6 +11,7 @@ import { setUser, useSession } from '../../stores/session';
 import { zodRule } from '../../utils/form-rules';
 import { accountTypeLabel, realNameStatus } from '../../utils/labels';
 import './user-info.css';
+import { PageHeader } from '../../components/PageHeader';
 
 type EditKind = 'companyName' | 'userName';
 
@@ -79,12 +80,20 @@ export default function UserInfoPage() {
     if (query.data) setUser(query.data);
   }, [query.data]);
 
-  if (!user) return <Skeleton active />;
+  if (!user) {
+    return (
+      <div className="page user-info">
+        <PageHeader subtitle="公司账号信息与安全设置" />
+        <Skeleton active />
+      </div>
+    );
+  }
   const status = realNameStatus(user.realNameUser);
 
   return (
     <div className="page user-info">
-      <Card title={<h1 className="page-title">控制台</h1>}>
+      <PageHeader subtitle="公司账号信息与安全设置" />
+      <Card title="账号信息">
         <Descriptions
           column={{ xs: 1, sm: 1, md: 2 }}
           bordered

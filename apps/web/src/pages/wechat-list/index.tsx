@@ -31,6 +31,7 @@ import { DeviceRecords, LoginRecords } from './Records';
 import '../../features/commerce/commerce.css';
 import '../../features/messaging/messaging.css';
 import './wechat-list.css';
+import { PageHeader } from '../../components/PageHeader';
 
 interface Filter {
   page: number;
@@ -355,19 +356,16 @@ export default function WechatListPage() {
   const common = { onLogin: setLogin, onConsole: setConsoleFor, onExpiry: setExpiryFor };
   return (
     <div className="page commerce-page wechat-list-page">
-      <Card
-        title={
-          <span className="title-with-badge">
-            <h1 className="page-title">微信管理</h1>
-            <LiveBadge />
-          </span>
-        }
+      <PageHeader
+        tag={<LiveBadge />}
+        subtitle="扫码登录的微信账号、登录记录与设备"
         extra={
           <Button type="primary" icon={<PlusOutlined />} onClick={() => setLogin({})}>
             添加账号
           </Button>
         }
-      >
+      />
+      <Card>
         <Tabs
           activeKey={tab}
           onChange={setTab}

@@ -5,6 +5,7 @@ import { loginPasswordField, passwordField } from '@wxc/contract/fields';
 import { Alert, App, Button, Card, Form, Input } from 'antd';
 import { useNavigate } from 'react-router';
 import { call } from '../../../api/client';
+import { PageHeader } from '../../../components/PageHeader';
 import { sameAs, zodRule } from '../../../utils/form-rules';
 import '../user-info.css';
 
@@ -28,7 +29,8 @@ export default function ResetPassPage() {
   });
   return (
     <div className="page">
-      <Card title={<h1 className="page-title">修改密码</h1>}>
+      <PageHeader subtitle="修改后，其他设备上的登录将失效" />
+      <Card>
         <Alert
           type="info"
           showIcon

@@ -5,6 +5,7 @@ import { Alert, App, Button, Card, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { call } from '../../../api/client';
+import { PageHeader } from '../../../components/PageHeader';
 import { CaptchaImage, useCaptcha } from '../../../features/captcha';
 import { maskPhone, useCountdown } from '../../../features/countdown';
 import { setUser, useSession } from '../../../stores/session';
@@ -81,7 +82,8 @@ export default function ResetPhonePage() {
 
   return (
     <div className="page">
-      <Card title={<h1 className="page-title">修改手机号</h1>}>
+      <PageHeader subtitle="手机号也是您的登录账号，更换后请用新手机号登录" />
+      <Card>
         <Alert
           type="info"
           showIcon
