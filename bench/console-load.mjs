@@ -3,9 +3,10 @@
 // fresh browser context (empty cache) of Debian's Chromium, interleaved with a baseline measured in
 // the same run: a static HTML page with the login page's own markup and CSS and no script, served by
 // the same server (the physical floor for the login page's first paint).
-//   npm run build && node bench/console-load.mjs [--loads 7] [--no-compression]
-// Reports bytes on the wire (as served, e.g. gzip or brotli), requests, FCP, LCP and, for the login
-// page, "form usable" (React has taken over the form: data-form-ready appears).
+//   npm run build && node bench/console-load.mjs [--loads 7] [--encodings gzip,br,identity]
+// Each target is loaded as a gzip-only client and as a brotli client (interleaved). Reports bytes on
+// the wire (bodies as served plus headers, from Chromium's own count), requests, FCP, LCP and, for
+// the login page, "form usable" (the script has taken over the form: data-form-ready appears).
 import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,7 +19,10 @@ const arg = (name, def) => {
   return i > 0 ? Number(process.argv[i + 1]) : def;
 };
 const LOADS = Math.max(5, arg('loads', 7));
-const ENCODING = process.argv.includes('--no-compression') ? 'identity' : 'gzip, deflate, br, zstd';
+const encodingArg = process.argv.indexOf('--encodings');
+const ENCODINGS = (encodingArg > 0 ? process.argv[encodingArg + 1] : 'gzip,br').split(',');
+/** What a client of each kind sends as Accept-Encoding. */
+const ACCEPT = { gzip: 'gzip, deflate', br: 'gzip, deflate, br, zstd', identity: 'identity' };
 const BASELINE_FILE = 'bench-baseline.html';
 
 // Serve a copy of the built console, so the baseline page can sit beside it.
@@ -60,11 +64,9 @@ const INIT = () => {
   new MutationObserver(mark).observe(document, { subtree: true, childList: true, attributes: true });
 };
 
-async function measure(url, { token, waitFor } = {}) {
-  const context = await browser.newContext({
-    viewport: { width: 1440, height: 900 },
-    extraHTTPHeaders: { 'accept-encoding': ENCODING },
-  });
+async function measure(url, { token, waitFor, encoding }) {
+  const accept = ACCEPT[encoding];
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   if (token) {
     await context.addCookies([{ name: 'Admin-Token', value: token, url: base }]);
   }
@@ -73,7 +75,7 @@ async function measure(url, { token, waitFor } = {}) {
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
   // The browser's own Accept-Encoding wins over extraHTTPHeaders; set it at the protocol level.
-  await cdp.send('Network.setExtraHTTPHeaders', { headers: { 'Accept-Encoding': ENCODING } });
+  await cdp.send('Network.setExtraHTTPHeaders', { headers: { 'Accept-Encoding': accept } });
   let bytes = 0;
   let requests = 0;
   const encodings = new Set();
@@ -133,11 +135,13 @@ try {
   });
   const token = login.token;
 
-  const targets = {
-    baseline: () => measure(`${base}/${BASELINE_FILE}`),
-    login: () => measure(`${base}/login`, { waitFor: '[data-form-ready]' }),
-    dashboard: () => measure(`${base}/dashboard`, { token, waitFor: '.stat-card .stat-value' }),
-  };
+  const targets = {};
+  for (const encoding of ENCODINGS) {
+    targets[`baseline/${encoding}`] = () => measure(`${base}/${BASELINE_FILE}`, { encoding });
+    targets[`login/${encoding}`] = () => measure(`${base}/login`, { waitFor: '[data-form-ready]', encoding });
+    targets[`dashboard/${encoding}`] = () =>
+      measure(`${base}/dashboard`, { token, waitFor: '.stat-card .stat-value', encoding });
+  }
   const runs = Object.fromEntries(Object.keys(targets).map((k) => [k, []]));
   for (let i = 0; i < LOADS; i++) {
     for (const [name, run] of Object.entries(targets)) runs[name].push(await run());
@@ -160,15 +164,14 @@ try {
       },
     ]),
   );
+  const ratio = (a, b) => (a && b ? Number((a / b).toFixed(2)) : null);
   const report = {
     when: new Date().toISOString(),
     loads: LOADS,
-    acceptEncoding: ENCODING,
     summary,
-    loginFcpRatio:
-      summary.login.fcpMs && summary.baseline.fcpMs
-        ? Number((summary.login.fcpMs / summary.baseline.fcpMs).toFixed(2))
-        : null,
+    loginFcpRatio: Object.fromEntries(
+      ENCODINGS.map((e) => [e, ratio(summary[`login/${e}`].fcpMs, summary[`baseline/${e}`].fcpMs)]),
+    ),
     runs,
   };
   const out = path.join(root, 'bench/results');

@@ -147,8 +147,11 @@ describe('sign-in screen', () => {
     expect(after.code).toBe('403');
     // No re-login dialog for calls made with the token that was just given up.
     expect(await page.locator('.wxc-confirm').count()).toBe(0);
-    await page.goto('/dashboard');
-    await page.waitForURL('**/login?redirect=%2Fdashboard');
+    // The console's guard sends a visitor on to the sign-in page (a page of its own) while it loads.
+    await Promise.all([
+      page.waitForURL('**/login?redirect=%2Fdashboard'),
+      page.goto('/dashboard', { waitUntil: 'commit' }),
+    ]);
     t.assertNoErrors();
     await t.close();
   });
@@ -208,9 +211,12 @@ describe('sign-in screen', () => {
     const t = await openPage(browser, server, { token: company.token });
     t.allow(/status of 401/);
     const { page } = t;
-    await page.goto('/wechatList/index');
-    await page.waitForURL('**/login?redirect=%2FwechatList%2Findex');
-    await see(page.locator('.ant-message-notice').getByText('登录已过期，请重新登录'));
+    await Promise.all([
+      page.waitForURL('**/login?redirect=%2FwechatList%2Findex'),
+      page.goto('/wechatList/index', { waitUntil: 'commit' }),
+    ]);
+    // The service's message travels to the sign-in page (session storage, not the URL).
+    await see(page.getByRole('alert').getByText('登录已过期，请重新登录'));
     expect(await page.locator('.wxc-confirm').count()).toBe(0);
     expect((await t.context.cookies()).find((c) => c.name === TOKEN_COOKIE)).toBeUndefined();
     t.assertNoErrors();

@@ -321,7 +321,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     visitors,
   });
 
-  await registerConsole(app, config.webDistDir);
+  await registerConsole(app, config.webDistDir, config);
 
   if (opts.housekeeping ?? true) {
     let stop: (() => void) | undefined;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { ErrorCatalogue } from '@wxc/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { registerSignInPages, type SiteFacts } from './sign-in-page.js';
 
 const notFound = (method: string, url: string) => ({
   code: ErrorCatalogue.NOT_FOUND.code,
@@ -60,7 +61,7 @@ const SUBRESOURCE = /^\/assets\/[^/]+\.(js|css)$/;
  * Last-Modified). Any other GET (or HEAD) that is not an API address gets index.html so client
  * routes survive a reload. API misses answer "404".
  */
-export async function registerConsole(app: FastifyInstance, distDir: string): Promise<void> {
+export async function registerConsole(app: FastifyInstance, distDir: string, site: SiteFacts): Promise<void> {
   const indexFile = path.join(distDir, 'index.html');
   const built = fs.existsSync(indexFile);
   if (built) {
@@ -80,6 +81,8 @@ export async function registerConsole(app: FastifyInstance, distDir: string): Pr
       },
     });
   }
+
+  if (built) registerSignInPages(app, distDir, site);
 
   app.addHook('onSend', async (req, reply) => {
     if (SUBRESOURCE.test(req.url.split('?')[0] ?? '')) {

@@ -82,3 +82,73 @@ describe('console delivery', () => {
     expect(small.json().code).toBe('200');
   });
 });
+
+/** /login and /register: the prerendered sign-in page, finished with this server's facts. */
+describe('sign-in page', () => {
+  const page = (address: string, flag: string) =>
+    `<!doctype html><title>${address === 'login' ? '登录' : '注册'} - __PRODUCT_TITLE__</title><div id="root" data-product-title="__PRODUCT_TITLE__" data-server-flag="${flag}" data-year="__YEAR__"><h1>__PRODUCT_TITLE__${flag ? '<span>正式版</span>' : ''}</h1><p>© __YEAR__ __PRODUCT_TITLE__</p></div>`;
+  const distWithSignIn = () => {
+    const dist = mkdtempSync(path.join(os.tmpdir(), 'wxc-dist-'));
+    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
+    for (const address of ['login', 'register']) {
+      writeFileSync(path.join(dist, `${address}.html`), page(address, ''));
+      writeFileSync(path.join(dist, `${address}.formal.html`), page(address, 'formal'));
+    }
+    return dist;
+  };
+
+  it('fills in the title (escaped) and year, picks the version flag, and serves it compressed with validators', async () => {
+    const t = await createTestApp('sqlite', {
+      WEB_DIST_DIR: distWithSignIn(),
+      PRODUCT_TITLE: '某某 <云> 控制台',
+      SERVER_FLAG: 'formal',
+    });
+    try {
+      const year = String(new Date().getFullYear());
+      const plain = await t.app.inject({ method: 'GET', url: '/register' });
+      expect(plain.statusCode).toBe(200);
+      expect(plain.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(plain.headers['cache-control']).toBe('no-cache');
+      expect(plain.payload).toContain('<title>注册 - 某某 &#60;云&#62; 控制台</title>');
+      expect(plain.payload).toContain('<span>正式版</span>');
+      expect(plain.payload).toContain(`© ${year} 某某 &#60;云&#62; 控制台`);
+      expect(plain.payload).not.toContain('__');
+      const br = await t.app.inject({
+        method: 'GET',
+        url: '/login',
+        headers: { 'accept-encoding': 'gzip, br' },
+      });
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(brotliDecompressSync(br.rawPayload).toString()).toContain('<title>登录 - ');
+      const gz = await t.app.inject({
+        method: 'GET',
+        url: '/login?redirect=%2Fx',
+        headers: { 'accept-encoding': 'gzip' },
+      });
+      expect(gunzipSync(gz.rawPayload).toString()).toBe(brotliDecompressSync(br.rawPayload).toString());
+      expect(gz.headers.etag).not.toBe(br.headers.etag);
+      const again = await t.app.inject({
+        method: 'GET',
+        url: '/login',
+        headers: { 'accept-encoding': 'gzip', 'if-none-match': String(gz.headers.etag) },
+      });
+      expect(again.statusCode).toBe(304);
+      const head = await t.app.inject({ method: 'HEAD', url: '/login' });
+      expect(head.statusCode).toBe(200);
+      expect(head.payload).toBe('');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('without the version flag, the plain variant', async () => {
+    const t = await createTestApp('sqlite', { WEB_DIST_DIR: distWithSignIn(), SERVER_FLAG: 'test' });
+    try {
+      const res = await t.app.inject({ method: 'GET', url: '/login' });
+      expect(res.payload).not.toContain('正式版');
+      expect(res.payload).toContain('data-server-flag=""');
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,8 +1,8 @@
-import { loginRedirect } from './guard';
+import { isSignInPath, loginRedirect } from './redirects';
 
 /**
  * Navigation from outside React (the request layer's dialogs). The router registers itself at
- * start; until then (or in tests) a full page load does the job.
+ * start; until then (or in tests, or on the sign-in screen) a full page load does the job.
  */
 type Navigate = (to: string, options?: { replace?: boolean }) => unknown;
 let navigateImpl: Navigate | undefined;
@@ -12,13 +12,15 @@ export function registerNavigate(navigate: Navigate): void {
 }
 
 export function navigateTo(to: string, replace = false): void {
-  if (navigateImpl) void navigateImpl(to, { replace });
+  // The sign-in screen is a page of its own (login.html): reached by a full page load.
+  const toSignIn = isSignInPath(to.split(/[?#]/)[0] ?? '');
+  if (navigateImpl && !toSignIn) void navigateImpl(to, { replace });
+  else if (replace) location.replace(to);
   else location.assign(to);
 }
 
 /** To /login, remembering where the user was. */
 export function goToLogin(): void {
   const here = location.pathname + location.search;
-  const onLogin = location.pathname === '/login' || location.pathname === '/register';
-  navigateTo(onLogin ? here : loginRedirect(here), true);
+  navigateTo(isSignInPath(location.pathname) ? here : loginRedirect(here), true);
 }

@@ -20,3 +20,29 @@ export function safeRedirect(redirect: string | null | undefined): string {
 
 /** The sign-in screen is its own page (login.html): the console reaches it by a full page load. */
 export const isSignInPath = (pathname: string) => pathname === '/login' || pathname === '/register';
+
+const NOTICE_KEY = 'wxc-sign-in-notice';
+
+/**
+ * Why the console sent someone to sign in (an expired session, say): it travels to the sign-in
+ * page, a full page load away, in this tab's session storage (never in the URL, where anyone could
+ * write a message for the page to show).
+ */
+export function leaveSignInNotice(text: string): void {
+  try {
+    sessionStorage.setItem(NOTICE_KEY, text);
+  } catch {
+    // storage unavailable (private mode): the sign-in page just shows no reason
+  }
+}
+
+/** The notice left for the sign-in page, once. */
+export function takeSignInNotice(): string | null {
+  try {
+    const text = sessionStorage.getItem(NOTICE_KEY);
+    sessionStorage.removeItem(NOTICE_KEY);
+    return text;
+  } catch {
+    return null;
+  }
+}

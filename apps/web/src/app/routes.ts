@@ -141,8 +141,8 @@ export const shellRoutes: AppRoute[] = shellGroups.flatMap((g) => g.routes);
 
 /** Pages outside the shell. */
 export const publicRoutes: AppRoute[] = [
-  { path: '/login', meta: { title: '登录' }, load: () => import('../pages/login') },
-  { path: '/register', meta: { title: '注册' }, load: () => import('../pages/login') },
+  { path: '/login', meta: { title: '登录' }, load: () => import('../pages/login/in-console') },
+  { path: '/register', meta: { title: '注册' }, load: () => import('../pages/login/in-console') },
   { path: '/agreement', meta: { title: '服务协议' }, load: () => import('../pages/agreement') },
   { path: '/auth-redirect', meta: { title: '正在跳转' }, load: () => import('../pages/auth-redirect') },
   { path: '/404', meta: { title: '页面不存在' }, load: () => import('../pages/error-404') },

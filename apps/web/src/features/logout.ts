@@ -1,7 +1,7 @@
 import * as authCalls from '@wxc/contract/calls/auth';
 import { useCallback } from 'react';
-import { useNavigate } from 'react-router';
 import { call } from '../api/client';
+import { navigateTo } from '../app/navigate';
 import { getToken, logoutLocal } from '../stores/session';
 
 /**
@@ -15,10 +15,10 @@ export async function logout(): Promise<void> {
   if (token) await call(authCalls.logout, {}, { quiet: true, token }).catch(() => undefined);
 }
 
+/** Logs out, then on to the sign-in page (a page of its own: a full page load). */
 export function useLogout() {
-  const navigate = useNavigate();
   return useCallback(async () => {
     await logout();
-    navigate('/login', { replace: true });
-  }, [navigate]);
+    navigateTo('/login', true);
+  }, []);
 }

@@ -7,12 +7,17 @@ export interface SiteInfo {
   serverFlag: string;
   supportQrUrl: string | null;
   supportText: string;
+  /** Callback URLs may point at loopback or private addresses (on-premise setups). */
+  callbackPrivateAllowed: boolean;
 }
 
-export const useSite = create<SiteInfo & { loaded: boolean }>(() => ({
+export const useSite = create<SiteInfo & { loaded: boolean; year: number }>(() => ({
   productTitle: PRODUCT_TITLE_DEFAULT,
   serverFlag: '',
   supportQrUrl: null,
   supportText: '',
+  callbackPrivateAllowed: false,
   loaded: false,
+  // The year in page footers: the server's, where a page carries it (the prerendered sign-in page).
+  year: new Date().getFullYear(),
 }));

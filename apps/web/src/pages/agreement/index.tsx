@@ -1,4 +1,3 @@
-import { Link } from 'react-router';
 import { useSite } from '../../stores/site';
 import './agreement.css';
 
@@ -83,12 +82,13 @@ export default function AgreementPage() {
           </section>
         ))}
         <footer className="agreement-actions">
-          <Link className="btn btn-primary" to="/register">
+          {/* The sign-in screen is a page of its own: plain links, full page loads. */}
+          <a className="btn btn-primary" href="/register">
             返回注册
-          </Link>
-          <Link className="btn" to="/login">
+          </a>
+          <a className="btn" href="/login">
             返回登录
-          </Link>
+          </a>
         </footer>
       </article>
     </main>

@@ -12,11 +12,14 @@ type LoginValues = { companyAccount: string; password: string; captchaCode: stri
 export function LoginForm({
   initialAccount,
   notice,
+  alert,
   onSignedIn,
   onForgot,
 }: {
   initialAccount: string;
   notice?: string | undefined;
+  /** Why the console sent us here (shown until a sign-in attempt says more). */
+  alert?: string | undefined;
   onSignedIn(): void;
   onForgot(account: string): void;
 }) {
@@ -69,6 +72,7 @@ export function LoginForm({
 
   return (
     <form
+      ref={form.formRef}
       className="auth-form"
       onSubmit={submit}
       noValidate
@@ -77,6 +81,7 @@ export function LoginForm({
     >
       {notice ? <Banner kind="success">{notice}</Banner> : null}
       {serverError ? <Banner kind="error">{serverError}</Banner> : null}
+      {alert && !serverError ? <Banner kind="error">{alert}</Banner> : null}
       <TextField
         label="账号"
         icon={Icons.user}

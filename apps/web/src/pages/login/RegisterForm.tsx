@@ -3,7 +3,6 @@ import { PASSWORD_MAX, PASSWORD_MIN } from '@wxc/contract/constants';
 import { ACCOUNT_TYPE_LABELS, type AccountTypeValue } from '@wxc/contract/domain';
 import { companyNameField, mobileField, passwordField, smsCodeField } from '@wxc/contract/fields';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
-import { Link } from 'react-router';
 import { ApiError, call } from '../../api/client';
 import { signIn } from '../../stores/session';
 import { fieldError } from '../../utils/validate';
@@ -106,7 +105,7 @@ export function RegisterForm({ onSignedIn }: { onSignedIn(): void }) {
   }
 
   return (
-    <form className="auth-form" onSubmit={submit} noValidate aria-label="注册">
+    <form ref={form.formRef} className="auth-form" onSubmit={submit} noValidate aria-label="注册">
       {serverError ? <Banner kind="error">{serverError}</Banner> : null}
       <fieldset className="field radio-group">
         <legend className="field-label">接入方式</legend>
@@ -171,9 +170,9 @@ export function RegisterForm({ onSignedIn }: { onSignedIn(): void }) {
           />
           <span>
             我已阅读并同意
-            <Link to="/agreement" target="_blank" rel="noopener">
+            <a href="/agreement" target="_blank" rel="noopener">
               《服务协议》
-            </Link>
+            </a>
           </span>
         </label>
         <div className="field-message" role={form.errors.readMsg ? 'alert' : undefined}>

@@ -1,7 +1,6 @@
-import { useState } from 'react';
-import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { safeRedirect } from '../../app/guard';
-import { useSite } from '../../stores/site';
+import { useEffect, useState } from 'react';
+import { safeRedirect, takeSignInNotice } from '../../app/redirects';
+import { type SiteInfo, useSite } from '../../stores/site';
 import { ForgotForm } from './ForgotForm';
 import { LoginForm } from './LoginForm';
 import { RegisterForm } from './RegisterForm';
@@ -9,24 +8,43 @@ import './login.css';
 
 type Mode = 'login' | 'register' | 'forgot';
 
-/** /login and /register: one screen with two tabs, plus the forgot-password panel (spec §2). */
-export default function SignInPage() {
-  const location = useLocation();
-  const navigate = useNavigate();
-  const [params] = useSearchParams();
-  const site = useSite();
-  const routeMode: Mode = location.pathname === '/register' ? 'register' : 'login';
+/**
+ * /login and /register: one screen with two tabs, plus the forgot-password panel (spec §2). It is a
+ * page of its own (login.html, src/login/main.tsx), prerendered at build time so the form paints
+ * from the HTML: `path` and `search` are the address it was opened at.
+ */
+export default function SignInPage({
+  path,
+  search,
+  site: given,
+}: {
+  path: string;
+  search: string;
+  /** The build-time prerender passes the site facts (placeholders); the browser reads the store. */
+  site?: Pick<SiteInfo, 'productTitle' | 'serverFlag'> & { year: number | string };
+}) {
+  const stored = useSite();
+  const site = given ?? stored;
+  const [routeMode, setRouteMode] = useState<Mode>(path === '/register' ? 'register' : 'login');
   const [forgot, setForgot] = useState<{ account: string } | null>(null);
   const [account, setAccount] = useState('');
   const [notice, setNotice] = useState('');
+  // Why the console sent us here (an expired session): shown once, after hydration.
+  const [alert, setAlert] = useState('');
+  useEffect(() => setAlert(takeSignInNotice() ?? ''), []);
   const mode: Mode = routeMode === 'login' && forgot ? 'forgot' : routeMode;
+  useEffect(() => {
+    document.title = `${routeMode === 'register' ? '注册' : '登录'} - ${site.productTitle}`;
+  }, [routeMode, site.productTitle]);
 
-  const redirect = params.get('redirect');
-  const goOn = () => navigate(safeRedirect(redirect), { replace: true });
+  const redirect = new URLSearchParams(search).get('redirect');
+  // Into the console: a full page load of its own bundle.
+  const goOn = () => location.replace(safeRedirect(redirect));
   const switchTo = (next: 'login' | 'register') => {
     setForgot(null);
     setNotice('');
-    navigate({ pathname: `/${next}`, search: location.search }, { replace: true });
+    setRouteMode(next);
+    history.replaceState(null, '', `/${next}${location.search}`);
   };
 
   return (
@@ -89,6 +107,7 @@ export default function SignInPage() {
                   key={account}
                   initialAccount={account}
                   notice={notice}
+                  alert={alert}
                   onSignedIn={goOn}
                   onForgot={(acc) => {
                     setNotice('');
@@ -102,7 +121,7 @@ export default function SignInPage() {
           )}
         </div>
         <p className="auth-footer">
-          © {new Date().getFullYear()} {site.productTitle}
+          © {site.year} {site.productTitle}
         </p>
       </section>
     </main>

@@ -1,4 +1,12 @@
-import { type InputHTMLAttributes, type ReactNode, useCallback, useId, useRef, useState } from 'react';
+import {
+  type InputHTMLAttributes,
+  type ReactNode,
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from 'react';
 
 /**
  * A small form kit for the sign-in screen, which loads before (and without) antd to stay small.
@@ -68,7 +76,22 @@ export function useFields<V extends Values>(initial: V, rules: Rules<V>) {
     onBlur: () => blur(key),
   });
 
-  return { values, errors, set, blur, validate, setError, field };
+  // The sign-in page is prerendered: a person may type before the script takes the form over.
+  // On taking over, what they typed is kept (the form element is `formRef`'s).
+  const formRef = useRef<HTMLFormElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the form is taken over
+  useEffect(() => {
+    const el = formRef.current;
+    if (!el) return;
+    for (const key of Object.keys(valuesRef.current) as Array<keyof V & string>) {
+      const input = el.elements.namedItem(key);
+      const typed =
+        input instanceof HTMLInputElement && !/^(checkbox|radio)$/.test(input.type) ? input.value : '';
+      if (typed && typed !== String(valuesRef.current[key] ?? '')) set(key, typed as V[typeof key]);
+    }
+  }, []);
+
+  return { values, errors, set, blur, validate, setError, field, formRef };
 }
 
 export type Fields<V extends Values> = ReturnType<typeof useFields<V>>;
