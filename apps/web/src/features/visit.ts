@@ -13,7 +13,8 @@ export function trackVisit(pathname: string, send: typeof fetch = (i, init) => f
   void send(visitCall.path, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
+    // Not `keepalive`: page views are reported on arrival, not on unload (and Chromium never
+    // reports a keepalive request as finished, which kept pages from ever going network-idle).
     body: '{}',
-    keepalive: true,
   }).catch(() => {});
 }
