@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `npm test`: lint, typecheck, unit tests, API tests (SQLite, plus PostgreSQL when TEST_DATABASE_URL
-// is set), then the production build and browser tests (when Chromium is found). Says plainly what
-// it skipped and why; under CI=true nothing may be skipped. Ends with one line "N passed, N failed".
+// `npm test`: lint, module boundaries, typecheck, unit tests, API tests (SQLite, plus PostgreSQL when
+// TEST_DATABASE_URL is set), then the production build and browser tests (when Chromium is found).
+// Says plainly what it skipped and why; under CI=true nothing may be skipped. Ends with one line
+// "N passed, N failed".
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -52,6 +53,8 @@ function vitest(project, env = {}) {
 }
 
 let ok = run('lint', 'npx', ['biome', 'check', '.']);
+// Module boundaries of the server (one owner per table, SQL in repos, no module cycles, literal call paths).
+ok = run('boundaries', 'node', ['scripts/check-boundaries.mjs']) && ok;
 ok = run('typecheck', 'npm', ['run', '--silent', 'typecheck']) && ok;
 ok = vitest('unit') && ok;
 

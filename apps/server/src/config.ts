@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { PRODUCT_TITLE_DEFAULT } from '@wxc/contract';
+import { PRODUCT_TITLE_DEFAULT, QR_TTL_SECONDS_DEFAULT } from '@wxc/contract';
 import { z } from 'zod';
 
 const bool = z
@@ -40,7 +40,7 @@ const envSchema = z.object({
   PAYMENT_SANDBOX_IN_PRODUCTION: bool,
   CALLBACK_ALLOW_PRIVATE: bool,
   MESSAGING_PROVIDER: z.enum(['simulator']).default('simulator'),
-  QR_TTL_SECONDS: positiveInt(120),
+  QR_TTL_SECONDS: positiveInt(QR_TTL_SECONDS_DEFAULT),
   SEND_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(1500),
   SIM_REPLY_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1200),
   SIM_CHATTER_SECONDS: z.coerce.number().int().min(0).max(86_400).default(90),

@@ -1,3 +1,4 @@
+import { DAY_MS } from '@wxc/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from './db/schema.js';
@@ -10,17 +11,16 @@ import * as sms from './modules/sms/repo.js';
 import { deleteOldPageViews } from './modules/visitors/service.js';
 
 const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 
 /** Deletes rows no rule needs any more. Safe to run from several processes at once. */
 export async function sweep(db: Kysely<DB>, now = Date.now()): Promise<void> {
   await captchas.deleteExpired(db, now - HOUR);
-  await sms.deleteOlderThan(db, now - 2 * DAY); // the daily cap looks back 24 h
-  await sessions.deleteLoginFailuresBefore(db, now - DAY);
-  await sessions.deleteSessionsEndedBefore(db, now - 30 * DAY);
+  await sms.deleteOlderThan(db, now - 2 * DAY_MS); // the daily cap looks back 24 h
+  await sessions.deleteLoginFailuresBefore(db, now - DAY_MS);
+  await sessions.deleteSessionsEndedBefore(db, now - 30 * DAY_MS);
   await orders.expireOverdue(db, now);
   await nonces.deleteNoncesBefore(db, now - HOUR); // a signed request is only accepted within 5 minutes
-  await callbacks.deleteSettledBefore(db, now - 30 * DAY); // delivered or failed, with their attempts
+  await callbacks.deleteSettledBefore(db, now - 30 * DAY_MS); // delivered or failed, with their attempts
   await deleteOldPageViews(db, now);
 }
 

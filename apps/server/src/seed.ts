@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { DAY_MS } from '@wxc/contract';
 import type { Kysely } from 'kysely';
 import type { Config } from './config.js';
 import type { DB } from './db/schema.js';
@@ -10,7 +11,7 @@ import { hashPassword } from './modules/auth/password.js';
 import * as users from './modules/auth/repo.js';
 import * as orders from './modules/orders/repo.js';
 import * as packages from './modules/packages/repo.js';
-import { DAY_MS, DEMO_CATALOGUE } from './modules/packages/service.js';
+import { DEMO_CATALOGUE } from './modules/packages/service.js';
 
 export const DEMO_ACCOUNT = '13800000000';
 export const DEMO_PASSWORD = 'demo123456';

@@ -1,4 +1,4 @@
-import { allCalls, msgCalls } from '@wxc/contract';
+import { allCalls, messagingCalls } from '@wxc/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIGNING_EXAMPLE } from '../src/docs.js';
 import { createTestApp, type TestApp } from './helpers.js';
@@ -38,7 +38,7 @@ describe('the OpenAPI document at /docs/json', () => {
         : 'application/json';
       expect(Object.keys(content), call.path).toEqual([expected]);
     }
-    expect(Object.keys(doc.paths[msgCalls.sendMsgText.path].post.requestBody.content)).toEqual([
+    expect(Object.keys(doc.paths[messagingCalls.sendMsgText.path].post.requestBody.content)).toEqual([
       'application/json',
     ]);
   });

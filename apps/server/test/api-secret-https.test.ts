@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomUUID } from 'node:crypto';
-import { msgCalls } from '@wxc/contract';
+import { messagingCalls } from '@wxc/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, dialects, type TestApp } from './helpers.js';
 
@@ -57,7 +57,7 @@ async function subAccount(t: TestApp) {
 const proxyList = (t: TestApp, headers: Record<string, string>) =>
   t.app.inject({
     method: 'POST',
-    url: msgCalls.proxyList.path,
+    url: messagingCalls.proxyList.path,
     headers: { 'content-type': 'application/json', ...headers },
     payload: '{}',
   });
@@ -66,7 +66,7 @@ function signed(appKey: string, appSecret: string, body: string) {
   const timestamp = String(Math.floor(Date.now() / 1000));
   const nonce = `n-${randomUUID()}`;
   const signature = createHmac('sha256', sha256hex(appSecret))
-    .update(`POST\n${msgCalls.proxyList.path}\n${appKey}\n${timestamp}\n${nonce}\n${sha256hex(body)}`)
+    .update(`POST\n${messagingCalls.proxyList.path}\n${appKey}\n${timestamp}\n${nonce}\n${sha256hex(body)}`)
     .digest('hex');
   return { 'x-app-key': appKey, 'x-timestamp': timestamp, 'x-nonce': nonce, 'x-signature': signature };
 }

@@ -4,7 +4,8 @@ import {
   CALL_AUDIENCES,
   type CallAudience,
   type CallDef,
-  packageCalls,
+  ErrorCatalogue,
+  orderCalls,
   SUPPORT_VIEW_HEADER,
 } from '@wxc/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -174,7 +175,8 @@ describe.each(dialects)('call audiences, swept over every call (%s)', (dialect) 
     // An empty input: the door is passed or not before the input is even looked at.
     const res = await t.call(call, {} as never, as[caller]);
     expect(res.status, `${call.id} as ${caller}: ${res.code} ${res.message}`).toBeLessThan(500);
-    if (res.code === '403' || res.code === '40300') return res.code;
+    const { UNAUTHENTICATED, FORBIDDEN } = ErrorCatalogue;
+    if (res.code === UNAUTHENTICATED.code || res.code === FORBIDDEN.code) return res.code;
     return 'allowed';
   };
 
@@ -183,7 +185,7 @@ describe.each(dialects)('call audiences, swept over every call (%s)', (dialect) 
     const before = await tableCounts(t.database);
     const pkg = (await t.database.db.selectFrom('packages').select('id').executeTakeFirstOrThrow()).id;
     const buy = await t.call(
-      packageCalls.buy,
+      orderCalls.buy,
       { packageId: pkg, quantity: 1, idempotencyKey: 'op-buy-0001' },
       operator,
     );

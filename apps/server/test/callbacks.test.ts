@@ -9,13 +9,12 @@ import {
   CALLBACK_SIGNATURE_HEADER,
   CALLBACK_TIMESTAMP_HEADER,
   callbackCalls,
-  msgCalls,
-  simCalls,
 } from '@wxc/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/index.js';
 import { sweep } from '../src/housekeeping.js';
 import { sha256 } from '../src/lib/crypto.js';
+import { subAccountDirectory } from '../src/modules/api-accounts/service.js';
 import { createCallbackService, signCallback } from '../src/modules/callbacks/service.js';
 import { createLocalBus } from '../src/modules/events/bus.js';
 import { payingCompany, setUpCatalogue } from './commerce-helpers.js';
@@ -209,7 +208,7 @@ describe.each(dialects)('callbacks (%s)', (dialect) => {
         const r = await recv();
         for (const url of [r.url, 'http://10.1.2.3/cb', 'http://localhost:8080/cb', 'ftp://example.com/x']) {
           const before = await tableCounts(strict.database);
-          const res = await strict.call(msgCalls.resetCallbackUrl, { callbackUrl: url }, sub.creds);
+          const res = await strict.call(callbackCalls.resetCallbackUrl, { callbackUrl: url }, sub.creds);
           expect(res.status, url).toBe(400);
           expect(res.code).toBe('400');
           expect(await tableCounts(strict.database)).toEqual(before);
@@ -224,7 +223,7 @@ describe.each(dialects)('callbacks (%s)', (dialect) => {
     it('saves the URL after a signed test event answered 2xx', async () => {
       const sub = await x.sub();
       const r = await recv();
-      const res = await t.call(msgCalls.resetCallbackUrl, { callbackUrl: r.url }, sub.creds);
+      const res = await t.call(callbackCalls.resetCallbackUrl, { callbackUrl: r.url }, sub.creds);
       expect(res).toMatchObject({ status: 200, code: '200' });
       expect(res.data.callbackUrl).toBe(r.url);
       expect(res.data.test.statusCode).toBe(200);
@@ -238,7 +237,7 @@ describe.each(dialects)('callbacks (%s)', (dialect) => {
       const r2 = await recv();
       expect(
         await t.call(
-          msgCalls.resetCallbackUrl,
+          callbackCalls.resetCallbackUrl,
           { callbackUrl: r2.url, subAccountId: sub.id },
           { token: x.token },
         ),
@@ -251,16 +250,16 @@ describe.each(dialects)('callbacks (%s)', (dialect) => {
       const a = await x.sub();
       const b = await x.sub();
       const r = await recv();
-      const noSub = await t.call(msgCalls.resetCallbackUrl, { callbackUrl: r.url }, { token: x.token });
+      const noSub = await t.call(callbackCalls.resetCallbackUrl, { callbackUrl: r.url }, { token: x.token });
       expect(noSub).toMatchObject({ status: 400, code: '400' });
       expect(noSub.message).toContain('subAccountId');
       expect(
-        await t.call(msgCalls.resetCallbackUrl, { callbackUrl: r.url, subAccountId: b.id }, a.creds),
+        await t.call(callbackCalls.resetCallbackUrl, { callbackUrl: r.url, subAccountId: b.id }, a.creds),
       ).toMatchObject({ status: 404, code: '404' });
       const y = await company(t, cat.basic.id);
       expect(
         await t.call(
-          msgCalls.resetCallbackUrl,
+          callbackCalls.resetCallbackUrl,
           { callbackUrl: r.url, subAccountId: a.id },
           { token: y.token },
         ),
@@ -274,7 +273,7 @@ describe.each(dialects)('callbacks (%s)', (dialect) => {
       const sub = await x.sub(good.url);
       const bad = await recv();
       const expectRefused = async (url: string, fragment: string) => {
-        const res = await t.call(msgCalls.resetCallbackUrl, { callbackUrl: url }, sub.creds);
+        const res = await t.call(callbackCalls.resetCallbackUrl, { callbackUrl: url }, sub.creds);
         expect(res).toMatchObject({ status: 400, code: '400' });
         expect(res.message).toContain('回调地址测试失败');
         expect(res.message).toContain(fragment);
@@ -420,7 +419,9 @@ describe.each(dialects)('callbacks (%s)', (dialect) => {
 
       // The customer fixes their endpoint, on a new address, and replays.
       const fixed = await recv();
-      expect(await t.call(msgCalls.resetCallbackUrl, { callbackUrl: fixed.url }, sub.creds)).toMatchObject({
+      expect(
+        await t.call(callbackCalls.resetCallbackUrl, { callbackUrl: fixed.url }, sub.creds),
+      ).toMatchObject({
         code: '200',
       });
       const replay = await t.call(callbackCalls.replayDelivery, { eventId: id }, sub.creds);
@@ -459,7 +460,7 @@ describe.each(dialects)('callbacks (%s)', (dialect) => {
       const sub = await x.sub(r.url);
       const id = (await emit(sub))!;
       await waitFor('delivered', async () => (await eventRow(t, id))!.status === 'delivered');
-      const res = await t.call(simCalls.duplicateCallback, { eventId: id }, sub.creds);
+      const res = await t.call(callbackCalls.duplicateCallback, { eventId: id }, sub.creds);
       expect(res).toMatchObject({ code: '200', data: { ok: true } });
       await waitFor('second delivery', () => r.got.length === 2);
       expect(r.got[0]!.body).toBe(r.got[1]!.body);
@@ -510,7 +511,7 @@ describe.each(dialects)('callbacks (%s)', (dialect) => {
       for (const [def, input] of [
         [callbackCalls.deliveryAttempts, { eventId: idB }],
         [callbackCalls.replayDelivery, { eventId: idB }],
-        [simCalls.duplicateCallback, { eventId: idB }],
+        [callbackCalls.duplicateCallback, { eventId: idB }],
       ] as const) {
         const res = await t.call(def, input, a.creds);
         expect(res, def.id).toMatchObject({ status: 404, code: '404', message: '事件不存在' });
@@ -575,6 +576,7 @@ describe.each(dialects)('callbacks (%s)', (dialect) => {
       };
       const worker = createCallbackService({
         db: strict.database.db,
+        subAccounts: subAccountDirectory(strict.database.db),
         log: strict.app.log,
         bus: createLocalBus(),
         allowPrivate: false,
@@ -761,11 +763,18 @@ describe.each(dialects)('callbacks (%s)', (dialect) => {
       const workers = [
         createCallbackService({
           db: tc.database.db,
+          subAccounts: subAccountDirectory(tc.database.db),
           log: tc.app.log,
           bus: createLocalBus(),
           allowPrivate: true,
         }),
-        createCallbackService({ db: other.db, log: tc.app.log, bus: createLocalBus(), allowPrivate: true }),
+        createCallbackService({
+          db: other.db,
+          subAccounts: subAccountDirectory(other.db),
+          log: tc.app.log,
+          bus: createLocalBus(),
+          allowPrivate: true,
+        }),
       ];
       try {
         const r = await recv();

@@ -1,4 +1,4 @@
-import { allCalls, catalogueCalls, msgCalls } from '@wxc/contract';
+import { allCalls, catalogueCalls, messagingCalls } from '@wxc/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createAdmin,
@@ -24,13 +24,13 @@ describe.each(dialects)('online tester catalogue (%s)', (dialect) => {
     const api = allCalls.filter((c) => c.audience === 'customerOrApi');
     expect(api.length).toBeGreaterThan(20);
     expect(res.data.list.map((e: { path: string }) => e.path)).toEqual(api.map((c) => c.path));
-    expect(res.data.list.find((e: { path: string }) => e.path === msgCalls.getQrCode.path)).toEqual({
+    expect(res.data.list.find((e: { path: string }) => e.path === messagingCalls.getQrCode.path)).toEqual({
       id: 'msg.getQrCode',
-      group: msgCalls.getQrCode.tag,
+      group: messagingCalls.getQrCode.tag,
       name: '获取登录二维码',
       path: '/api/msg/getQrCode',
       method: 'POST',
-      description: msgCalls.getQrCode.description,
+      description: messagingCalls.getQrCode.description,
     });
     expect(res.data.list.some((e: { path: string }) => e.path.startsWith('/api/statistic/'))).toBe(false);
   });
@@ -42,7 +42,7 @@ describe.each(dialects)('online tester catalogue (%s)', (dialect) => {
       );
     expect(await q('sendmsgtext')).toEqual(['/api/msg/sendMsgText']);
     expect(await q('  发送文本消息 ')).toEqual(['/api/msg/sendMsgText']);
-    expect(await q(msgCalls.sendMsgText.tag)).toContain('/api/msg/sendMsgVideo');
+    expect(await q(messagingCalls.sendMsgText.tag)).toContain('/api/msg/sendMsgVideo');
     expect(await q('长轮询')).toContain('/api/msg/checkQrCodeLoop');
     expect(await q('找不到的东西')).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { packageCalls } from '@wxc/contract';
+import { OK_CODE, orderCalls, packageCalls } from '@wxc/contract';
 import type { DB } from '../src/db/schema.js';
 import { createAdmin, registerCompany, type TestApp } from './helpers.js';
 
@@ -41,7 +41,7 @@ export async function setUpCatalogue(t: TestApp) {
       { name, tier, slots, durationDays, priceFen, onSale: true, description: '' },
       { token: admin.token },
     );
-    if (res.code !== '200') throw new Error(`savePackage failed: ${res.message}`);
+    if (res.code !== OK_CODE) throw new Error(`savePackage failed: ${res.message}`);
     return res.data as { id: string; priceFen: number; slots: number; durationDays: number };
   };
   return {
@@ -55,13 +55,13 @@ export async function setUpCatalogue(t: TestApp) {
 /** Buys and pays a package through the sandbox; returns the paid order. */
 export async function buyAndPay(t: TestApp, token: string, packageId: string, quantity = 1) {
   const order = await t.call(
-    packageCalls.buy,
+    orderCalls.buy,
     { packageId, quantity, idempotencyKey: randomUUID() },
     { token },
   );
-  if (order.code !== '200') throw new Error(`buy failed: ${order.message}`);
-  const paid = await t.call(packageCalls.paySandbox, { orderNo: order.data.orderNo }, { token });
-  if (paid.code !== '200') throw new Error(`pay failed: ${paid.message}`);
+  if (order.code !== OK_CODE) throw new Error(`buy failed: ${order.message}`);
+  const paid = await t.call(orderCalls.paySandbox, { orderNo: order.data.orderNo }, { token });
+  if (paid.code !== OK_CODE) throw new Error(`pay failed: ${paid.message}`);
   return paid.data as { orderNo: string; subscriptionId: string; paidAt: number; amountFen: number };
 }
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { authCalls, msgCalls, realNameCalls, systemCalls } from '@wxc/contract';
+import { authCalls, fileCalls, messagingCalls, realNameCalls, systemCalls } from '@wxc/contract';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -269,7 +269,7 @@ describe.each(dialects)('http edges (%s)', (dialect) => {
     ];
 
     it.each([
-      msgCalls.getSourceUrl.path,
+      fileCalls.getSourceUrl.path,
       realNameCalls.uploadImg.path,
       realNameCalls.uploadRealNameSource.path,
     ])('%s', async (url) => {
@@ -297,7 +297,7 @@ describe.each(dialects)('http edges (%s)', (dialect) => {
     it('a malformed percent-encoding is a "400" envelope, under /api and elsewhere', async () => {
       for (const url of [
         '/api/msg/getAuth%zz',
-        `${msgCalls.getAuth.path}?x=%zz`,
+        `${messagingCalls.getAuth.path}?x=%zz`,
         '/login%zz',
         '/media/%E0%A4%A',
       ]) {

@@ -1,4 +1,4 @@
-import { apiAccountCalls, msgCalls, simCalls } from '@wxc/contract';
+import { apiAccountCalls, messagingCalls, OK_CODE, simCalls } from '@wxc/contract';
 import { buyAndPay, type setUpCatalogue } from './commerce-helpers.js';
 import { registerCompany, type TestApp } from './helpers.js';
 
@@ -16,7 +16,7 @@ export async function customerWithSubAccount(t: TestApp, cat: Catalogue, slots =
     { name: '机器人', availableNum: slots },
     { token: company.token },
   );
-  if (opened.code !== '200') throw new Error(`openApiAccount failed: ${opened.message}`);
+  if (opened.code !== OK_CODE) throw new Error(`openApiAccount failed: ${opened.message}`);
   const sub = opened.data.account as { id: string; appKey: string };
   const creds = { 'x-app-key': sub.appKey, 'x-app-secret': opened.data.appSecret as string };
   return { ...company, sub, creds };
@@ -28,14 +28,14 @@ export async function loginAccount(
   auth: { token?: string; headers?: Record<string, string> },
   input: { subAccountId?: string; deviceId?: string } = {},
 ) {
-  const qr = await t.call(msgCalls.getQrCode, input, auth);
-  if (qr.code !== '200') throw new Error(`getQrCode failed: ${qr.code} ${qr.message}`);
+  const qr = await t.call(messagingCalls.getQrCode, input, auth);
+  if (qr.code !== OK_CODE) throw new Error(`getQrCode failed: ${qr.code} ${qr.message}`);
   const { instanceId, deviceId } = qr.data;
   const scanned = await t.call(simCalls.scanAction, { instanceId, action: 'scan' });
-  if (scanned.code !== '200') throw new Error(`scan failed: ${scanned.message}`);
+  if (scanned.code !== OK_CODE) throw new Error(`scan failed: ${scanned.message}`);
   const confirmed = await t.call(simCalls.scanAction, { instanceId, action: 'confirm' });
-  if (confirmed.code !== '200') throw new Error(`confirm failed: ${confirmed.code} ${confirmed.message}`);
-  const status = await t.call(msgCalls.checkQrCode, { instanceId }, auth);
+  if (confirmed.code !== OK_CODE) throw new Error(`confirm failed: ${confirmed.code} ${confirmed.message}`);
+  const status = await t.call(messagingCalls.checkQrCode, { instanceId }, auth);
   return {
     instanceId,
     deviceId: deviceId as string,

@@ -1,7 +1,15 @@
 import { createHash, createHmac, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { apiAccountCalls, callbackCalls, msgCalls, packageCalls, recordCalls, simCalls } from '@wxc/contract';
+import {
+  apiAccountCalls,
+  callbackCalls,
+  fileCalls,
+  messagingCalls,
+  packageCalls,
+  recordCalls,
+  simCalls,
+} from '@wxc/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setUpCatalogue } from './commerce-helpers.js';
 import { createTestApp, dialects, registerCompany, type TestApp, tableCounts } from './helpers.js';
@@ -30,7 +38,7 @@ function signedHeaders(
   const nonce = opts.nonce ?? `n-${randomUUID()}`;
   const signature = createHmac('sha256', sha256hex(c.creds['x-app-secret']))
     .update(
-      `POST\n${opts.path ?? msgCalls.proxyList.path}\n${c.sub.appKey}\n${timestamp}\n${nonce}\n${sha256hex(body)}`,
+      `POST\n${opts.path ?? messagingCalls.proxyList.path}\n${c.sub.appKey}\n${timestamp}\n${nonce}\n${sha256hex(body)}`,
     )
     .digest('hex');
   return { 'x-app-key': c.sub.appKey, 'x-timestamp': timestamp, 'x-nonce': nonce, 'x-signature': signature };
@@ -48,27 +56,27 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
   describe('QR login', () => {
     it('goes waiting -> scanned -> confirmed through the phone page, and records the login', async () => {
       const c = await customerWithSubAccount(t, cat);
-      const qr = await t.call(msgCalls.getQrCode, {}, { headers: c.creds });
+      const qr = await t.call(messagingCalls.getQrCode, {}, { headers: c.creds });
       expect(qr.code).toBe('200');
       expect(qr.data.qrUrl).toBe(`http://127.0.0.1:8080/sim/scan/${qr.data.instanceId}`);
       expect(qr.data.qrImage).toMatch(/^data:image\/svg\+xml;base64,/);
       expect(qr.data.expiresIn).toBe(120);
       const { instanceId } = qr.data;
 
-      const waiting = await t.call(msgCalls.checkQrCode, { instanceId }, { headers: c.creds });
+      const waiting = await t.call(messagingCalls.checkQrCode, { instanceId }, { headers: c.creds });
       expect(waiting.data).toMatchObject({ state: 'waiting', scanner: null, account: null });
       const page = await t.call(simCalls.scanStatus, { instanceId });
       expect(page.data).toMatchObject({ state: 'waiting', verifyCode: null });
 
       expect((await t.call(simCalls.scanAction, { instanceId, action: 'scan' })).data.state).toBe('scanned');
-      const scanned = await t.call(msgCalls.checkQrCode, { instanceId }, { headers: c.creds });
+      const scanned = await t.call(messagingCalls.checkQrCode, { instanceId }, { headers: c.creds });
       expect(scanned.data.state).toBe('scanned');
       expect(scanned.data.scanner.nickname).toBe(page.data.person.nickname);
 
       expect((await t.call(simCalls.scanAction, { instanceId, action: 'confirm' })).data.state).toBe(
         'confirmed',
       );
-      const done = await t.call(msgCalls.checkQrCode, { instanceId }, { headers: c.creds });
+      const done = await t.call(messagingCalls.checkQrCode, { instanceId }, { headers: c.creds });
       expect(done.data.state).toBe('confirmed');
       expect(done.data.account).toMatchObject({
         wxid: page.data.person.wxid,
@@ -90,10 +98,10 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
 
     it('long-polls: checkQrCodeLoop answers as soon as the state changes', async () => {
       const c = await customerWithSubAccount(t, cat);
-      const { data } = await t.call(msgCalls.getQrCode, {}, { token: c.token });
+      const { data } = await t.call(messagingCalls.getQrCode, {}, { token: c.token });
       const started = Date.now();
       const poll = t.call(
-        msgCalls.checkQrCodeLoop,
+        messagingCalls.checkQrCodeLoop,
         { instanceId: data.instanceId, lastState: 'waiting', waitSeconds: 10 },
         { token: c.token },
       );
@@ -103,7 +111,7 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       expect(res.data.state).toBe('scanned');
       expect(Date.now() - started).toBeLessThan(5000);
       const timeout = await t.call(
-        msgCalls.checkQrCodeLoop,
+        messagingCalls.checkQrCodeLoop,
         { instanceId: data.instanceId, lastState: 'scanned', waitSeconds: 1 },
         { token: c.token },
       );
@@ -112,7 +120,7 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
 
     it('need_verify: the phone shows a code, a wrong code is refused, the right one logs in', async () => {
       const c = await customerWithSubAccount(t, cat);
-      const { data } = await t.call(msgCalls.getQrCode, {}, { token: c.token });
+      const { data } = await t.call(messagingCalls.getQrCode, {}, { token: c.token });
       const id = data.instanceId;
       await t.call(simCalls.scanAction, { instanceId: id, action: 'scan' });
       expect(
@@ -132,7 +140,7 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
 
     it('cancelled and expired QR codes end without a login', async () => {
       const c = await customerWithSubAccount(t, cat);
-      const a = (await t.call(msgCalls.getQrCode, {}, { token: c.token })).data;
+      const a = (await t.call(messagingCalls.getQrCode, {}, { token: c.token })).data;
       await t.call(simCalls.scanAction, { instanceId: a.instanceId, action: 'scan' });
       expect(
         (await t.call(simCalls.scanAction, { instanceId: a.instanceId, action: 'cancel' })).data.state,
@@ -141,25 +149,26 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
         await t.call(simCalls.scanAction, { instanceId: a.instanceId, action: 'confirm' }),
       ).toMatchObject({ status: 409 });
 
-      const b = (await t.call(msgCalls.getQrCode, {}, { token: c.token })).data;
+      const b = (await t.call(messagingCalls.getQrCode, {}, { token: c.token })).data;
       await t.database.db
         .updateTable('wx_logins')
         .set({ expires_at: Date.now() - 1 })
         .where('id', '=', b.instanceId)
         .execute();
       expect(
-        (await t.call(msgCalls.checkQrCode, { instanceId: b.instanceId }, { token: c.token })).data,
+        (await t.call(messagingCalls.checkQrCode, { instanceId: b.instanceId }, { token: c.token })).data,
       ).toMatchObject({ state: 'expired', expiresIn: 0 });
       expect(await t.call(simCalls.scanAction, { instanceId: b.instanceId, action: 'scan' })).toMatchObject({
         status: 409,
       });
 
-      const d = (await t.call(msgCalls.getQrCode, {}, { token: c.token })).data;
+      const d = (await t.call(messagingCalls.getQrCode, {}, { token: c.token })).data;
       expect((await t.call(simCalls.expireQr, { instanceId: d.instanceId }, { token: c.token })).code).toBe(
         '200',
       );
       expect(
-        (await t.call(msgCalls.checkQrCode, { instanceId: d.instanceId }, { token: c.token })).data.state,
+        (await t.call(messagingCalls.checkQrCode, { instanceId: d.instanceId }, { token: c.token })).data
+          .state,
       ).toBe('expired');
 
       const records = await t.call(recordCalls.queryWxLoginRecord, {}, { token: c.token });
@@ -174,9 +183,9 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       const c = await customerWithSubAccount(t, cat);
       const first = await loginAccount(t, { token: c.token });
       expect(
-        await t.call(msgCalls.getQrCode, { deviceId: first.deviceId }, { token: c.token }),
+        await t.call(messagingCalls.getQrCode, { deviceId: first.deviceId }, { token: c.token }),
       ).toMatchObject({ status: 409 });
-      await t.call(msgCalls.logout, { wxid: first.account.wxid }, { token: c.token });
+      await t.call(messagingCalls.logout, { wxid: first.account.wxid }, { token: c.token });
       const again = await loginAccount(t, { token: c.token }, { deviceId: first.deviceId });
       expect(again.account.wxid).toBe(first.account.wxid);
       const history = await t.call(recordCalls.queryHistoryWx, {}, { token: c.token });
@@ -191,7 +200,7 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       const c = await customerWithSubAccount(t, cat, 1);
       await loginAccount(t, { headers: c.creds });
       const before = await tableCounts(t.database);
-      const over = await t.call(msgCalls.getQrCode, {}, { headers: c.creds });
+      const over = await t.call(messagingCalls.getQrCode, {}, { headers: c.creds });
       expect(over).toMatchObject({ status: 400, code: '40020' });
       expect(over.message).toContain('在线 1 / 分配 1');
       expect(await tableCounts(t.database)).toEqual(before);
@@ -201,16 +210,20 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
         .set({ ends_at: Date.now() - 1 })
         .where('company_id', '=', c.user.id)
         .execute();
-      expect(await t.call(msgCalls.getQrCode, {}, { token: c.token })).toMatchObject({ code: '40021' });
+      expect(await t.call(messagingCalls.getQrCode, {}, { token: c.token })).toMatchObject({ code: '40021' });
       const online = (await t.call(recordCalls.queryHistoryWx, {}, { token: c.token })).data.list[0].wxid;
       expect(
-        await t.call(msgCalls.sendMsgText, { wxid: online, toWxid: 'x', content: 'hi' }, { token: c.token }),
+        await t.call(
+          messagingCalls.sendMsgText,
+          { wxid: online, toWxid: 'x', content: 'hi' },
+          { token: c.token },
+        ),
       ).toMatchObject({ code: '40021' });
     });
 
     it('a QR issued while a slot was free is refused at confirmation when the slot is gone', async () => {
       const c = await customerWithSubAccount(t, cat, 1);
-      const a = (await t.call(msgCalls.getQrCode, {}, { token: c.token })).data;
+      const a = (await t.call(messagingCalls.getQrCode, {}, { token: c.token })).data;
       await loginAccount(t, { token: c.token });
       await t.call(simCalls.scanAction, { instanceId: a.instanceId, action: 'scan' });
       const refused = await t.call(simCalls.scanAction, { instanceId: a.instanceId, action: 'confirm' });
@@ -220,9 +233,36 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       expect(page.data.reason).toContain('额度已用完');
     });
 
+    it('checkQrCode and checkQrCodeLoop say why a refused login ended (the console needs no phone-side call)', async () => {
+      const c = await customerWithSubAccount(t, cat, 1);
+      const a = (await t.call(messagingCalls.getQrCode, {}, { token: c.token })).data;
+      expect(
+        (await t.call(messagingCalls.checkQrCode, { instanceId: a.instanceId }, { token: c.token })).data,
+      ).toMatchObject({
+        state: 'waiting',
+        reason: null,
+      });
+      await loginAccount(t, { token: c.token });
+      await t.call(simCalls.scanAction, { instanceId: a.instanceId, action: 'scan' });
+      await t.call(simCalls.scanAction, { instanceId: a.instanceId, action: 'confirm' });
+      const checked = await t.call(
+        messagingCalls.checkQrCode,
+        { instanceId: a.instanceId },
+        { token: c.token },
+      );
+      expect(checked.data).toMatchObject({ state: 'cancelled', account: null });
+      expect(checked.data.reason).toContain('额度已用完');
+      const looped = await t.call(
+        messagingCalls.checkQrCodeLoop,
+        { instanceId: a.instanceId, lastState: 'scanned', waitSeconds: 1 },
+        { token: c.token },
+      );
+      expect(looped.data.reason).toBe(checked.data.reason);
+    });
+
     it('without a sub-account the console is told to create one', async () => {
       const c = await registerCompany(t);
-      expect(await t.call(msgCalls.getQrCode, {}, { token: c.token })).toMatchObject({ code: '40024' });
+      expect(await t.call(messagingCalls.getQrCode, {}, { token: c.token })).toMatchObject({ code: '40024' });
     });
   });
 
@@ -231,15 +271,15 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       const c = await customerWithSubAccount(t, cat);
       const { account } = await loginAccount(t, { headers: c.creds });
       const wxid = account.wxid;
-      const book = await t.call(msgCalls.getAddressList, { wxid }, { headers: c.creds });
+      const book = await t.call(messagingCalls.getAddressList, { wxid }, { headers: c.creds });
       const friend = book.data.list.find((x: { kind: string }) => x.kind === 'friend').wxid;
       const room = book.data.list.find((x: { kind: string }) => x.kind === 'chatroom').wxid;
       const base = { wxid, toWxid: friend };
       const sends = [
-        [msgCalls.sendMsgText, { ...base, content: '你好' }, 1],
-        [msgCalls.sendMsgImg, { ...base, imageUrl: 'https://example.com/a.jpg' }, 3],
+        [messagingCalls.sendMsgText, { ...base, content: '你好' }, 1],
+        [messagingCalls.sendMsgImg, { ...base, imageUrl: 'https://example.com/a.jpg' }, 3],
         [
-          msgCalls.sendMsgVideo,
+          messagingCalls.sendMsgVideo,
           {
             ...base,
             videoUrl: 'https://example.com/a.mp4',
@@ -248,10 +288,14 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
           },
           43,
         ],
-        [msgCalls.sendMsgFile, { ...base, fileUrl: 'https://example.com/a.pdf', fileName: '报价.pdf' }, 49],
-        [msgCalls.sendMsgLink, { ...base, title: '介绍', url: 'https://example.com/' }, 49],
         [
-          msgCalls.sendMsgApp,
+          messagingCalls.sendMsgFile,
+          { ...base, fileUrl: 'https://example.com/a.pdf', fileName: '报价.pdf' },
+          49,
+        ],
+        [messagingCalls.sendMsgLink, { ...base, title: '介绍', url: 'https://example.com/' }, 49],
+        [
+          messagingCalls.sendMsgApp,
           {
             ...base,
             appId: 'wx1234567890abcdef',
@@ -263,9 +307,13 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
           },
           49,
         ],
-        [msgCalls.sendMsgEmoji, { ...base, md5: '4cc7540a85b5b6cf4ba14e9f4ae08b7c', size: 1024 }, 47],
-        [msgCalls.sendMsgVoice, { ...base, voiceUrl: 'https://example.com/v.silk', duration: 2000 }, 34],
-        [msgCalls.sendMsgText, { wxid, toWxid: room, content: '大家好', at: ['notify@all'] }, 1],
+        [messagingCalls.sendMsgEmoji, { ...base, md5: '4cc7540a85b5b6cf4ba14e9f4ae08b7c', size: 1024 }, 47],
+        [
+          messagingCalls.sendMsgVoice,
+          { ...base, voiceUrl: 'https://example.com/v.silk', duration: 2000 },
+          34,
+        ],
+        [messagingCalls.sendMsgText, { wxid, toWxid: room, content: '大家好', at: ['notify@all'] }, 1],
       ] as const;
       for (const [def, input, type] of sends) {
         // biome-ignore lint/suspicious/noExplicitAny: one loop over eight call shapes
@@ -277,7 +325,7 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       }
       const reply = await until(async () => {
         const h = await t.call(
-          msgCalls.showMsgConsole,
+          messagingCalls.showMsgConsole,
           { wxid, peer: friend, limit: 50 },
           { headers: c.creds },
         );
@@ -286,7 +334,7 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
         );
       }, 'the friend’s reply');
       expect(reply).toMatchObject({ sender: friend, peer: friend, type: 1 });
-      const all = await t.call(msgCalls.showMsgConsole, { wxid, limit: 100 }, { headers: c.creds });
+      const all = await t.call(messagingCalls.showMsgConsole, { wxid, limit: 100 }, { headers: c.creds });
       expect(all.data.list.filter((m: { direction: string }) => m.direction === 'out')).toHaveLength(9);
     });
 
@@ -296,13 +344,14 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
         const pcat = await setUpCatalogue(paced);
         const c = await customerWithSubAccount(paced, pcat);
         const { account } = await loginAccount(paced, { token: c.token });
-        const friend = (await paced.call(msgCalls.getAddressList, { wxid: account.wxid }, { token: c.token }))
-          .data.list[0].wxid;
+        const friend = (
+          await paced.call(messagingCalls.getAddressList, { wxid: account.wxid }, { token: c.token })
+        ).data.list[0].wxid;
         const results = [];
         for (let i = 0; i < 3; i++) {
           results.push(
             await paced.call(
-              msgCalls.sendMsgText,
+              messagingCalls.sendMsgText,
               { wxid: account.wxid, toWxid: friend, content: `第${i}条` },
               { token: c.token },
             ),
@@ -312,7 +361,7 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
         const sent = await until(
           async () => {
             const h = await paced.call(
-              msgCalls.showMsgConsole,
+              messagingCalls.showMsgConsole,
               { wxid: account.wxid, peer: friend },
               { token: c.token },
             );
@@ -335,32 +384,32 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
     it('an unreachable contact makes the send fail; a kicked account stops sending', async () => {
       const c = await customerWithSubAccount(t, cat);
       const { account } = await loginAccount(t, { token: c.token });
-      const friend = (await t.call(msgCalls.getAddressList, { wxid: account.wxid }, { token: c.token })).data
-        .list[0].wxid;
+      const friend = (await t.call(messagingCalls.getAddressList, { wxid: account.wxid }, { token: c.token }))
+        .data.list[0].wxid;
       await t.call(
         simCalls.setUnreachable,
         { wxid: account.wxid, contactWxid: friend, unreachable: true },
         { token: c.token },
       );
       const failed = await t.call(
-        msgCalls.sendMsgText,
+        messagingCalls.sendMsgText,
         { wxid: account.wxid, toWxid: friend, content: 'hi' },
         { token: c.token },
       );
       expect(failed.data.status).toBe('failed');
       const h = await t.call(
-        msgCalls.showMsgConsole,
+        messagingCalls.showMsgConsole,
         { wxid: account.wxid, peer: friend },
         { token: c.token },
       );
       expect(h.data.list[0]).toMatchObject({ status: 'failed', error: '对方账号异常，消息发送失败' });
 
       await t.call(simCalls.kick, { wxid: account.wxid, reason: '当前登录环境异常' }, { token: c.token });
-      const auth = await t.call(msgCalls.getAuth, { wxid: account.wxid }, { token: c.token });
+      const auth = await t.call(messagingCalls.getAuth, { wxid: account.wxid }, { token: c.token });
       expect(auth.data).toMatchObject({ status: 'offline', logoutReason: '当前登录环境异常' });
       expect(
         await t.call(
-          msgCalls.sendMsgText,
+          messagingCalls.sendMsgText,
           { wxid: account.wxid, toWxid: friend, content: 'hi' },
           { token: c.token },
         ),
@@ -373,16 +422,16 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
     it('incoming pictures are downloadable through a signed, expiring link', async () => {
       const c = await customerWithSubAccount(t, cat);
       const { account } = await loginAccount(t, { token: c.token });
-      const friend = (await t.call(msgCalls.getAddressList, { wxid: account.wxid }, { token: c.token })).data
-        .list[0].wxid;
+      const friend = (await t.call(messagingCalls.getAddressList, { wxid: account.wxid }, { token: c.token }))
+        .data.list[0].wxid;
       await t.call(
-        msgCalls.sendMsgText,
+        messagingCalls.sendMsgText,
         { wxid: account.wxid, toWxid: friend, content: '发张图片看看' },
         { token: c.token },
       );
       const pic = await until(async () => {
         const h = await t.call(
-          msgCalls.showMsgConsole,
+          messagingCalls.showMsgConsole,
           { wxid: account.wxid, peer: friend },
           { token: c.token },
         );
@@ -391,7 +440,7 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
         );
       }, 'a picture from the friend');
       const link = await t.call(
-        msgCalls.getMsgImg,
+        messagingCalls.getMsgImg,
         { wxid: account.wxid, msgId: pic.msgId },
         { token: c.token },
       );
@@ -405,7 +454,11 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
         (await t.app.inject({ method: 'GET', url: path.replace(/sig=[0-9a-f]{4}/, 'sig=0000') })).statusCode,
       ).toBe(404);
       expect(
-        await t.call(msgCalls.getMsgVideo, { wxid: account.wxid, msgId: pic.msgId }, { token: c.token }),
+        await t.call(
+          messagingCalls.getMsgVideo,
+          { wxid: account.wxid, msgId: pic.msgId },
+          { token: c.token },
+        ),
       ).toMatchObject({ status: 400 });
     });
   });
@@ -415,32 +468,32 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       const c = await customerWithSubAccount(t, cat);
       const { account } = await loginAccount(t, { token: c.token });
       const wxid = account.wxid;
-      expect((await t.call(msgCalls.getInitAddressListRes, { wxid }, { token: c.token })).data.status).toBe(
-        'none',
-      );
-      const job = await t.call(msgCalls.syncInitAddressList, { wxid }, { token: c.token });
+      expect(
+        (await t.call(messagingCalls.getInitAddressListRes, { wxid }, { token: c.token })).data.status,
+      ).toBe('none');
+      const job = await t.call(messagingCalls.syncInitAddressList, { wxid }, { token: c.token });
       expect(job.data.status).toBe('running');
       const res = await until(async () => {
-        const r = await t.call(msgCalls.getInitAddressListRes, { wxid }, { token: c.token });
+        const r = await t.call(messagingCalls.getInitAddressListRes, { wxid }, { token: c.token });
         return r.data.status === 'done' && r.data;
       }, 'the address list sync');
       expect(res.friends.length).toBeGreaterThan(5);
       expect(res.chatrooms.every((id: string) => id.endsWith('@chatroom'))).toBe(true);
       const detail = await t.call(
-        msgCalls.getContact,
+        messagingCalls.getContact,
         { wxid, ids: [res.friends[0], 'wxid_nobody'] },
         { token: c.token },
       );
       expect(detail.data.list).toHaveLength(1);
       const room = await t.call(
-        msgCalls.getChatRoomMember,
+        messagingCalls.getChatRoomMember,
         { wxid, roomId: res.chatrooms[0] },
         { token: c.token },
       );
       expect(room.data.members.length).toBeGreaterThan(3);
       expect(room.data.members.map((m: { wxid: string }) => m.wxid)).toContain(wxid);
       expect(
-        await t.call(msgCalls.getChatRoomMember, { wxid, roomId: '1@chatroom' }, { token: c.token }),
+        await t.call(messagingCalls.getChatRoomMember, { wxid, roomId: '1@chatroom' }, { token: c.token }),
       ).toMatchObject({ status: 404 });
     });
   });
@@ -457,38 +510,42 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       const { account, instanceId } = await loginAccount(t, { headers: c.creds });
       const other = await customerWithSubAccount(t, cat);
       for (const auth of [{ headers: credsB }, { token: other.token }, { headers: other.creds }]) {
-        expect(await t.call(msgCalls.getAuth, { wxid: account.wxid }, auth)).toMatchObject({ status: 404 });
-        expect(await t.call(msgCalls.logout, { wxid: account.wxid }, auth)).toMatchObject({ status: 404 });
+        expect(await t.call(messagingCalls.getAuth, { wxid: account.wxid }, auth)).toMatchObject({
+          status: 404,
+        });
+        expect(await t.call(messagingCalls.logout, { wxid: account.wxid }, auth)).toMatchObject({
+          status: 404,
+        });
         expect(
-          await t.call(msgCalls.sendMsgText, { wxid: account.wxid, toWxid: 'x', content: 'x' }, auth),
+          await t.call(messagingCalls.sendMsgText, { wxid: account.wxid, toWxid: 'x', content: 'x' }, auth),
         ).toMatchObject({ status: 404 });
-        expect(await t.call(msgCalls.checkQrCode, { instanceId }, auth)).toMatchObject({ status: 404 });
+        expect(await t.call(messagingCalls.checkQrCode, { instanceId }, auth)).toMatchObject({ status: 404 });
         expect(await t.call(simCalls.kick, { wxid: account.wxid }, auth)).toMatchObject({ status: 404 });
       }
-      expect((await t.call(msgCalls.getAuth, { wxid: account.wxid }, { token: c.token })).data.status).toBe(
-        'online',
-      );
-      expect(await t.call(msgCalls.getQrCode, { subAccountId: c.sub.id }, { headers: credsB })).toMatchObject(
-        { status: 404 },
-      );
+      expect(
+        (await t.call(messagingCalls.getAuth, { wxid: account.wxid }, { token: c.token })).data.status,
+      ).toBe('online');
+      expect(
+        await t.call(messagingCalls.getQrCode, { subAccountId: c.sub.id }, { headers: credsB }),
+      ).toMatchObject({ status: 404 });
     });
 
     it('refuses bad, recovered and missing credentials, and operators', async () => {
       const c = await customerWithSubAccount(t, cat);
-      expect(await t.call(msgCalls.proxyList, {})).toMatchObject({ status: 401, code: '403' });
+      expect(await t.call(messagingCalls.proxyList, {})).toMatchObject({ status: 401, code: '403' });
       expect(
         await t.call(
-          msgCalls.proxyList,
+          messagingCalls.proxyList,
           {},
           { headers: { 'x-app-key': c.sub.appKey, 'x-app-secret': 'sk_wrong' } },
         ),
       ).toMatchObject({ code: '403' });
-      expect((await t.call(msgCalls.proxyList, {}, { headers: c.creds })).data.list.length).toBeGreaterThan(
-        0,
-      );
+      expect(
+        (await t.call(messagingCalls.proxyList, {}, { headers: c.creds })).data.list.length,
+      ).toBeGreaterThan(0);
       await t.call(apiAccountCalls.recoveryApiAccount, { id: c.sub.id }, { token: c.token });
-      expect(await t.call(msgCalls.proxyList, {}, { headers: c.creds })).toMatchObject({ code: '403' });
-      expect(await t.call(msgCalls.proxyList, {}, { token: cat.admin.token })).toMatchObject({
+      expect(await t.call(messagingCalls.proxyList, {}, { headers: c.creds })).toMatchObject({ code: '403' });
+      expect(await t.call(messagingCalls.proxyList, {}, { token: cat.admin.token })).toMatchObject({
         status: 403,
         code: '40300',
       });
@@ -500,7 +557,7 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       const send = (ts: string, nonce: string, sig?: string) =>
         t.app.inject({
           method: 'POST',
-          url: msgCalls.proxyList.path,
+          url: messagingCalls.proxyList.path,
           headers: {
             'content-type': 'application/json',
             ...signedHeaders(c, body, { timestamp: ts, nonce }),
@@ -519,7 +576,7 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       const c = await customerWithSubAccount(t, cat);
       const res = await t.app.inject({
         method: 'POST',
-        url: msgCalls.proxyList.path,
+        url: messagingCalls.proxyList.path,
         headers: { 'content-type': 'application/json', ...signedHeaders(c, '{}') },
         payload: '{ }',
       });
@@ -552,7 +609,7 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       for (const contentType of [{ 'content-type': 'application/json' }, {}]) {
         const res = await t.app.inject({
           method: 'POST',
-          url: msgCalls.proxyList.path,
+          url: messagingCalls.proxyList.path,
           headers: { ...contentType, ...signedHeaders(c, '') },
         });
         expect(res.json().code, JSON.stringify(contentType)).toBe('200');
@@ -577,7 +634,7 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       const upload = (payload: Buffer, headers: Record<string, string>) =>
         t.app.inject({
           method: 'POST',
-          url: msgCalls.getSourceUrl.path,
+          url: fileCalls.getSourceUrl.path,
           headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
           payload,
         });
@@ -585,7 +642,7 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
 
       const refused = await upload(
         swapped,
-        signedHeaders(c, signedFor, { path: msgCalls.getSourceUrl.path }),
+        signedHeaders(c, signedFor, { path: fileCalls.getSourceUrl.path }),
       );
       expect(refused.statusCode).toBe(401);
       expect(refused.json()).toMatchObject({ code: '403', message: '签名错误' });
@@ -606,7 +663,7 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
 
       const accepted = await upload(
         signedFor,
-        signedHeaders(c, signedFor, { path: msgCalls.getSourceUrl.path }),
+        signedHeaders(c, signedFor, { path: fileCalls.getSourceUrl.path }),
       );
       expect(accepted.json().code).toBe('200');
       expect(accepted.json().data).toMatchObject({ mime: 'image/png', size: png('a').length });
@@ -631,20 +688,20 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       const server = http.createServer((req, res) => t.app.routing(req, res));
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       try {
-        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${msgCalls.getSourceUrl.path}`;
+        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${fileCalls.getSourceUrl.path}`;
         const send = (headers: Record<string, string>) =>
           fetch(url, {
             method: 'POST',
             headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
             body: payload,
           }).then((r) => r.json());
-        expect(await send(signedHeaders(c, payload, { path: msgCalls.getSourceUrl.path }))).toMatchObject({
+        expect(await send(signedHeaders(c, payload, { path: fileCalls.getSourceUrl.path }))).toMatchObject({
           code: '200',
           data: { size: file.length },
         });
         const other = Buffer.from(payload);
         other.writeUInt8(other.readUInt8(other.length - 100) ^ 1, other.length - 100); // one bit of the file
-        expect(await send(signedHeaders(c, other, { path: msgCalls.getSourceUrl.path }))).toMatchObject({
+        expect(await send(signedHeaders(c, other, { path: fileCalls.getSourceUrl.path }))).toMatchObject({
           code: '403',
           message: '签名错误',
         });
@@ -665,7 +722,7 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
             host: '127.0.0.1',
             port: (server.address() as AddressInfo).port,
             method: 'POST',
-            path: msgCalls.getSourceUrl.path,
+            path: fileCalls.getSourceUrl.path,
             headers: {
               ...headers,
               'content-type': 'multipart/form-data; boundary=x',
@@ -702,7 +759,7 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       const body = JSON.stringify({ pad: 'x'.repeat(1024 * 1024 + 10) });
       const res = await t.app.inject({
         method: 'POST',
-        url: msgCalls.proxyList.path,
+        url: messagingCalls.proxyList.path,
         headers: { 'content-type': 'application/json', ...signedHeaders(c, body) },
         payload: body,
       });
@@ -716,14 +773,18 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
         { defaultCallbackUrl: null, ipAllowlist: ['203.0.113.0/24'] },
         { token: c.token },
       );
-      expect(await t.call(msgCalls.proxyList, {}, { headers: c.creds, ip: '198.51.100.7' })).toMatchObject({
+      expect(
+        await t.call(messagingCalls.proxyList, {}, { headers: c.creds, ip: '198.51.100.7' }),
+      ).toMatchObject({
         status: 403,
         code: '40300',
       });
-      expect((await t.call(msgCalls.proxyList, {}, { headers: c.creds, ip: '203.0.113.9' })).code).toBe(
+      expect((await t.call(messagingCalls.proxyList, {}, { headers: c.creds, ip: '203.0.113.9' })).code).toBe(
         '200',
       );
-      expect((await t.call(msgCalls.proxyList, {}, { token: c.token, ip: '198.51.100.7' })).code).toBe('200');
+      expect((await t.call(messagingCalls.proxyList, {}, { token: c.token, ip: '198.51.100.7' })).code).toBe(
+        '200',
+      );
     });
   });
 
@@ -731,46 +792,50 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
     it('refuses malformed sends with a clear 400 and stores nothing', async () => {
       const c = await customerWithSubAccount(t, cat);
       const { account } = await loginAccount(t, { token: c.token });
-      const friend = (await t.call(msgCalls.getAddressList, { wxid: account.wxid }, { token: c.token })).data
-        .list[0].wxid;
+      const friend = (await t.call(messagingCalls.getAddressList, { wxid: account.wxid }, { token: c.token }))
+        .data.list[0].wxid;
       const before = await tableCounts(t.database);
       const bad: [unknown, unknown, RegExp][] = [
-        [msgCalls.sendMsgText, { wxid: account.wxid, content: 'hi' }, /toWxid/],
-        [msgCalls.sendMsgText, { wxid: account.wxid, toWxid: friend, content: '' }, /请输入消息内容/],
+        [messagingCalls.sendMsgText, { wxid: account.wxid, content: 'hi' }, /toWxid/],
+        [messagingCalls.sendMsgText, { wxid: account.wxid, toWxid: friend, content: '' }, /请输入消息内容/],
         [
-          msgCalls.sendMsgText,
+          messagingCalls.sendMsgText,
           { wxid: account.wxid, toWxid: friend, content: '长'.repeat(700) },
           /2048 字节/,
         ],
         [
-          msgCalls.sendMsgText,
+          messagingCalls.sendMsgText,
           { wxid: account.wxid, toWxid: 'wxid_stranger', content: 'hi' },
           /不在该账号的通讯录中/,
         ],
-        [msgCalls.sendMsgImg, { wxid: account.wxid, toWxid: friend, imageUrl: 'ftp://x/y.jpg' }, /imageUrl/],
         [
-          msgCalls.sendMsgImg,
+          messagingCalls.sendMsgImg,
+          { wxid: account.wxid, toWxid: friend, imageUrl: 'ftp://x/y.jpg' },
+          /imageUrl/,
+        ],
+        [
+          messagingCalls.sendMsgImg,
           { wxid: account.wxid, toWxid: friend, imageUrl: 'javascript:alert(1)' },
           /imageUrl/,
         ],
         [
-          msgCalls.sendMsgFile,
+          messagingCalls.sendMsgFile,
           { wxid: account.wxid, toWxid: friend, fileUrl: 'https://e.com/a', fileName: '../etc/passwd' },
           /fileName/,
         ],
         [
-          msgCalls.sendMsgVoice,
+          messagingCalls.sendMsgVoice,
           { wxid: account.wxid, toWxid: friend, voiceUrl: 'https://e.com/v.silk', duration: 61_000 },
           /60 秒/,
         ],
-        [msgCalls.sendMsgEmoji, { wxid: account.wxid, toWxid: friend, md5: 'xyz', size: 1 }, /md5/],
+        [messagingCalls.sendMsgEmoji, { wxid: account.wxid, toWxid: friend, md5: 'xyz', size: 1 }, /md5/],
         [
-          msgCalls.getContact,
+          messagingCalls.getContact,
           { wxid: account.wxid, ids: Array.from({ length: 21 }, (_, i) => `wxid_${i}`) },
           /最多查询 20/,
         ],
-        [msgCalls.checkQrCodeLoop, { instanceId: 'x', waitSeconds: 31 }, /waitSeconds/],
-        [msgCalls.getQrCode, { proxy: 'mars' }, /未知的登录地区/],
+        [messagingCalls.checkQrCodeLoop, { instanceId: 'x', waitSeconds: 31 }, /waitSeconds/],
+        [messagingCalls.getQrCode, { proxy: 'mars' }, /未知的登录地区/],
       ];
       for (const [def, input, message] of bad) {
         // biome-ignore lint/suspicious/noExplicitAny: deliberately malformed input
@@ -796,7 +861,7 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       ]);
       const res = await t.app.inject({
         method: 'POST',
-        url: msgCalls.getSourceUrl.path,
+        url: fileCalls.getSourceUrl.path,
         headers: { ...c.creds, 'content-type': `multipart/form-data; boundary=${boundary}` },
         payload,
       });
@@ -810,7 +875,7 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       expect(file.headers['content-type']).toBe('image/png');
       const json = await t.app.inject({
         method: 'POST',
-        url: msgCalls.getSourceUrl.path,
+        url: fileCalls.getSourceUrl.path,
         headers: c.creds,
         payload: {},
       });
@@ -865,7 +930,7 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
     const c = await customerWithSubAccount(t, cat);
     await loginAccount(t, { token: c.token });
     const second = await loginAccount(t, { token: c.token });
-    await t.call(msgCalls.logout, { wxid: second.account.wxid }, { token: c.token });
+    await t.call(messagingCalls.logout, { wxid: second.account.wxid }, { token: c.token });
     const { statistic } = { statistic: (await import('@wxc/contract')).recordCalls };
     expect((await t.call(statistic.getOnlineCountNow, {}, { token: c.token })).data.value).toBe(1);
     expect((await t.call(statistic.getTotalCount, {}, { token: c.token })).data.value).toBe(2);

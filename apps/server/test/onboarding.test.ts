@@ -1,6 +1,6 @@
 import {
   apiAccountCalls,
-  msgCalls,
+  messagingCalls,
   onboardingCalls,
   realNameCalls,
   SUPPORT_VIEW_HEADER,
@@ -46,10 +46,10 @@ describe.each(dialects)('开始使用: the first-day checklist (%s)', (dialect) 
     const { account } = await loginAccount(t, { token: c.token }, { subAccountId: opened.data.account.id });
     expect((await doneSteps(c.token)).done).toEqual(['package', 'subAccount', 'login']);
 
-    const book = await t.call(msgCalls.getAddressList, { wxid: account.wxid }, { token: c.token });
+    const book = await t.call(messagingCalls.getAddressList, { wxid: account.wxid }, { token: c.token });
     const friend = book.data.list.find((x: { kind: string }) => x.kind === 'friend').wxid;
     const sent = await t.call(
-      msgCalls.sendMsgText,
+      messagingCalls.sendMsgText,
       { wxid: account.wxid, toWxid: friend, content: '你好' },
       { token: c.token },
     );

@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import {
   apiAccountCalls,
   type CallDef,
-  msgCalls,
+  messagingCalls,
   operatorCalls,
+  orderCalls,
   packageCalls,
   realNameCalls,
+  visitorCalls,
 } from '@wxc/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buyAndPay, DAY, setUpCatalogue } from './commerce-helpers.js';
@@ -28,7 +30,7 @@ describe.each(dialects)('operator area (%s)', (dialect) => {
     const calls: [CallDef, unknown][] = [
       [operatorCalls.agentPanel, {}],
       [operatorCalls.registeUser, {}],
-      [operatorCalls.visitors, {}],
+      [visitorCalls.visitors, {}],
       [operatorCalls.updateCompanyRemarks, { userId: c.user.id, remark: 'x' }],
       [operatorCalls.updateCompanyExpireTime, { userId: c.user.id, expireAt: 1 }],
       [operatorCalls.companyPackages, { userId: c.user.id }],
@@ -155,7 +157,7 @@ describe.each(dialects)('operator area (%s)', (dialect) => {
     expect(listed.data.total).toBe(1);
 
     const buy = await t.call(
-      packageCalls.buy,
+      orderCalls.buy,
       { packageId: cat.basic.id, quantity: 1, idempotencyKey: randomUUID() },
       { token: c.token },
     );
@@ -166,7 +168,7 @@ describe.each(dialects)('operator area (%s)', (dialect) => {
       { token: c.token },
     );
     expect(open).toMatchObject({ code: '40304' });
-    const qr = await t.call(msgCalls.getQrCode, {}, { headers: c.creds });
+    const qr = await t.call(messagingCalls.getQrCode, {}, { headers: c.creds });
     expect(qr).toMatchObject({ status: 403, code: '40304' });
     // the console stays readable
     expect((await t.call(packageCalls.queryPackage, {}, { token: c.token })).code).toBe('200');
@@ -177,7 +179,7 @@ describe.each(dialects)('operator area (%s)', (dialect) => {
       { token: admin() },
     );
     expect(lifted.data.serviceExpiresAt).toBeNull();
-    expect((await t.call(msgCalls.getQrCode, {}, { headers: c.creds })).code).toBe('200');
+    expect((await t.call(messagingCalls.getQrCode, {}, { headers: c.creds })).code).toBe('200');
     const future = Date.now() + 30 * DAY;
     await t.call(
       operatorCalls.updateCompanyExpireTime,
@@ -250,7 +252,7 @@ describe.each(dialects)('agent panel (%s)', (dialect) => {
     await t.call(realNameCalls.passRealNameAuth, { userId: b.user.id }, { token: cat.admin.token });
     // an unpaid order counts for nothing
     await t.call(
-      packageCalls.buy,
+      orderCalls.buy,
       { packageId: cat.basic.id, quantity: 1, idempotencyKey: randomUUID() },
       { token: b.token },
     );

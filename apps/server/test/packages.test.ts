@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { packageCalls } from '@wxc/contract';
+import { orderCalls, packageCalls } from '@wxc/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buyAndPay, commerceCounts, DAY, setUpCatalogue } from './commerce-helpers.js';
 import { createTestApp, dialects, registerCompany, type TestApp } from './helpers.js';
@@ -70,7 +70,7 @@ describe.each(dialects)('packages and orders (%s)', (dialect) => {
         (await t.call(packageCalls.packageById, { id: pkg.id }, { token: owner.token })).data.onSale,
       ).toBe(false);
       const buy = await t.call(
-        packageCalls.buy,
+        orderCalls.buy,
         { packageId: pkg.id, quantity: 1, idempotencyKey: randomUUID() },
         { token: c.token },
       );
@@ -82,7 +82,7 @@ describe.each(dialects)('packages and orders (%s)', (dialect) => {
     it('creates one pending order whose total is price × quantity in fen, payable for 30 minutes', async () => {
       const c = await registerCompany(t);
       const res = await t.call(
-        packageCalls.buy,
+        orderCalls.buy,
         { packageId: cat.basic.id, quantity: 3, idempotencyKey: randomUUID() },
         { token: c.token },
       );
@@ -106,13 +106,13 @@ describe.each(dialects)('packages and orders (%s)', (dialect) => {
       const key = randomUUID();
       const input = { packageId: cat.basic.id, quantity: 1, idempotencyKey: key };
       const results = await Promise.all(
-        Array.from({ length: 5 }, () => t.call(packageCalls.buy, input, { token: c.token })),
+        Array.from({ length: 5 }, () => t.call(orderCalls.buy, input, { token: c.token })),
       );
       expect(results.every((r) => r.code === '200')).toBe(true);
       expect(new Set(results.map((r) => r.data.orderNo)).size).toBe(1);
-      const orders = await t.call(packageCalls.queryOrders, {}, { token: c.token });
+      const orders = await t.call(orderCalls.queryOrders, {}, { token: c.token });
       expect(orders.data.total).toBe(1);
-      const other = await t.call(packageCalls.buy, { ...input, quantity: 2 }, { token: c.token });
+      const other = await t.call(orderCalls.buy, { ...input, quantity: 2 }, { token: c.token });
       expect(other).toMatchObject({ status: 409, code: '409' });
     });
 
@@ -136,12 +136,12 @@ describe.each(dialects)('packages and orders (%s)', (dialect) => {
       ];
       for (const [payload, message] of bad) {
         // biome-ignore lint/suspicious/noExplicitAny: deliberately malformed input
-        const res = await t.call(packageCalls.buy, payload as any, { token: c.token });
+        const res = await t.call(orderCalls.buy, payload as any, { token: c.token });
         expect(res.status, JSON.stringify(payload)).toBe(400);
         expect(res.message).toMatch(message);
       }
       const unknown = await t.call(
-        packageCalls.buy,
+        orderCalls.buy,
         { packageId: 'nope', quantity: 1, idempotencyKey: randomUUID() },
         { token: c.token },
       );
@@ -153,15 +153,15 @@ describe.each(dialects)('packages and orders (%s)', (dialect) => {
       const c = await registerCompany(t);
       const order = (
         await t.call(
-          packageCalls.buy,
+          orderCalls.buy,
           { packageId: cat.business.id, quantity: 2, idempotencyKey: randomUUID() },
           { token: c.token },
         )
       ).data;
-      const paid = await t.call(packageCalls.paySandbox, { orderNo: order.orderNo }, { token: c.token });
+      const paid = await t.call(orderCalls.paySandbox, { orderNo: order.orderNo }, { token: c.token });
       expect(paid.data).toMatchObject({ state: 'paid', payMethod: 'sandbox' });
       expect(paid.data.subscriptionId).toBeTruthy();
-      const again = await t.call(packageCalls.paySandbox, { orderNo: order.orderNo }, { token: c.token });
+      const again = await t.call(orderCalls.paySandbox, { orderNo: order.orderNo }, { token: c.token });
       expect(again.data.subscriptionId).toBe(paid.data.subscriptionId);
 
       const mine = await t.call(packageCalls.queryPackage, {}, { token: c.token });
@@ -184,13 +184,13 @@ describe.each(dialects)('packages and orders (%s)', (dialect) => {
       const c = await registerCompany(t);
       const order = (
         await t.call(
-          packageCalls.buy,
+          orderCalls.buy,
           { packageId: cat.basic.id, quantity: 1, idempotencyKey: randomUUID() },
           { token: c.token },
         )
       ).data;
       const results = await Promise.all(
-        [1, 2, 3].map(() => t.call(packageCalls.paySandbox, { orderNo: order.orderNo }, { token: c.token })),
+        [1, 2, 3].map(() => t.call(orderCalls.paySandbox, { orderNo: order.orderNo }, { token: c.token })),
       );
       expect(results.every((r) => r.code === '200')).toBe(true);
       expect((await t.call(packageCalls.queryPackage, {}, { token: c.token })).data.list).toHaveLength(1);
@@ -202,18 +202,17 @@ describe.each(dialects)('packages and orders (%s)', (dialect) => {
       const buy = async () =>
         (
           await t.call(
-            packageCalls.buy,
+            orderCalls.buy,
             { packageId: cat.basic.id, quantity: 1, idempotencyKey: randomUUID() },
             { token: c.token },
           )
         ).data;
       const cancelled = await buy();
       expect(
-        (await t.call(packageCalls.cancelOrder, { orderNo: cancelled.orderNo }, { token: c.token })).data
-          .state,
+        (await t.call(orderCalls.cancelOrder, { orderNo: cancelled.orderNo }, { token: c.token })).data.state,
       ).toBe('cancelled');
       expect(
-        await t.call(packageCalls.paySandbox, { orderNo: cancelled.orderNo }, { token: c.token }),
+        await t.call(orderCalls.paySandbox, { orderNo: cancelled.orderNo }, { token: c.token }),
       ).toMatchObject({
         status: 409,
         message: '订单已取消，请重新下单',
@@ -226,31 +225,31 @@ describe.each(dialects)('packages and orders (%s)', (dialect) => {
         .where('order_no', '=', overdue.orderNo)
         .execute();
       expect(
-        await t.call(packageCalls.paySandbox, { orderNo: overdue.orderNo }, { token: c.token }),
+        await t.call(orderCalls.paySandbox, { orderNo: overdue.orderNo }, { token: c.token }),
       ).toMatchObject({
         status: 409,
         message: '订单已超时未支付，请重新下单',
       });
-      const listed = await t.call(packageCalls.queryOrders, { state: 'expired' }, { token: c.token });
+      const listed = await t.call(orderCalls.queryOrders, { state: 'expired' }, { token: c.token });
       expect(listed.data.list.map((o: { orderNo: string }) => o.orderNo)).toEqual([overdue.orderNo]);
 
       const mine = await buy();
       const before = await commerceCounts(t);
       expect(
-        await t.call(packageCalls.paySandbox, { orderNo: mine.orderNo }, { token: other.token }),
+        await t.call(orderCalls.paySandbox, { orderNo: mine.orderNo }, { token: other.token }),
       ).toMatchObject({ status: 404 });
       expect(
-        await t.call(packageCalls.cancelOrder, { orderNo: mine.orderNo }, { token: other.token }),
+        await t.call(orderCalls.cancelOrder, { orderNo: mine.orderNo }, { token: other.token }),
       ).toMatchObject({ status: 404 });
       expect(await commerceCounts(t)).toEqual(before);
-      expect((await t.call(packageCalls.queryOrders, {}, { token: other.token })).data.total).toBe(0);
+      expect((await t.call(orderCalls.queryOrders, {}, { token: other.token })).data.total).toBe(0);
     });
 
     it('cannot cancel a paid order', async () => {
       const c = await registerCompany(t);
       const paid = await buyAndPay(t, c.token, cat.basic.id);
       expect(
-        await t.call(packageCalls.cancelOrder, { orderNo: paid.orderNo }, { token: c.token }),
+        await t.call(orderCalls.cancelOrder, { orderNo: paid.orderNo }, { token: c.token }),
       ).toMatchObject({
         status: 409,
         message: '订单已支付，不能取消',
@@ -264,7 +263,7 @@ describe.each(dialects)('packages and orders (%s)', (dialect) => {
       const first = await buyAndPay(t, c.token, cat.basic.id);
       const before = (await t.call(packageCalls.queryPackage, {}, { token: c.token })).data.list[0];
       const order = await t.call(
-        packageCalls.renew,
+        orderCalls.renew,
         { subscriptionId: first.subscriptionId, quantity: 2, idempotencyKey: randomUUID() },
         { token: c.token },
       );
@@ -273,7 +272,7 @@ describe.each(dialects)('packages and orders (%s)', (dialect) => {
         amountFen: 59_800,
         subscriptionId: first.subscriptionId,
       });
-      await t.call(packageCalls.paySandbox, { orderNo: order.data.orderNo }, { token: c.token });
+      await t.call(orderCalls.paySandbox, { orderNo: order.data.orderNo }, { token: c.token });
       const after = (await t.call(packageCalls.queryPackage, {}, { token: c.token })).data.list;
       expect(after).toHaveLength(1);
       expect(after[0].endsAt - before.endsAt).toBe(60 * DAY);
@@ -295,13 +294,12 @@ describe.each(dialects)('packages and orders (%s)', (dialect) => {
 
       const order = (
         await t.call(
-          packageCalls.renew,
+          orderCalls.renew,
           { subscriptionId: first.subscriptionId, quantity: 1, idempotencyKey: randomUUID() },
           { token: c.token },
         )
       ).data;
-      const paid = (await t.call(packageCalls.paySandbox, { orderNo: order.orderNo }, { token: c.token }))
-        .data;
+      const paid = (await t.call(orderCalls.paySandbox, { orderNo: order.orderNo }, { token: c.token })).data;
       const sub = (await t.call(packageCalls.queryPackage, {}, { token: c.token })).data.list[0];
       expect(sub.status).toBe('active');
       expect(sub.startsAt).toBe(paid.paidAt);
@@ -314,7 +312,7 @@ describe.each(dialects)('packages and orders (%s)', (dialect) => {
       const paid = await buyAndPay(t, owner.token, cat.basic.id);
       const before = await commerceCounts(t);
       const res = await t.call(
-        packageCalls.renew,
+        orderCalls.renew,
         { subscriptionId: paid.subscriptionId, quantity: 1, idempotencyKey: randomUUID() },
         { token: other.token },
       );
@@ -329,28 +327,28 @@ describe.each(dialects)('packages and orders (%s)', (dialect) => {
       for (let i = 0; i < 3; i++) await buyAndPay(t, c.token, cat.basic.id);
       const pending = (
         await t.call(
-          packageCalls.buy,
+          orderCalls.buy,
           { packageId: cat.basic.id, quantity: 1, idempotencyKey: randomUUID() },
           { token: c.token },
         )
       ).data;
-      const page1 = await t.call(packageCalls.queryOrders, { page: 1, pageSize: 2 }, { token: c.token });
+      const page1 = await t.call(orderCalls.queryOrders, { page: 1, pageSize: 2 }, { token: c.token });
       expect(page1.data).toMatchObject({ total: 4, page: 1, pageSize: 2 });
       expect(page1.data.list[0].orderNo).toBe(pending.orderNo);
-      const page2 = await t.call(packageCalls.queryOrders, { page: 2, pageSize: 2 }, { token: c.token });
+      const page2 = await t.call(orderCalls.queryOrders, { page: 2, pageSize: 2 }, { token: c.token });
       expect(page2.data.list).toHaveLength(2);
-      expect((await t.call(packageCalls.queryOrders, { state: 'paid' }, { token: c.token })).data.total).toBe(
+      expect((await t.call(orderCalls.queryOrders, { state: 'paid' }, { token: c.token })).data.total).toBe(
         3,
       );
       expect(
-        (await t.call(packageCalls.queryOrders, { from: pending.createdAt }, { token: c.token })).data.total,
+        (await t.call(orderCalls.queryOrders, { from: pending.createdAt }, { token: c.token })).data.total,
       ).toBeGreaterThanOrEqual(1);
-      expect((await t.call(packageCalls.queryOrders, { to: 0 }, { token: c.token })).data.total).toBe(0);
-      expect(await t.call(packageCalls.queryOrders, { pageSize: 101 }, { token: c.token })).toMatchObject({
+      expect((await t.call(orderCalls.queryOrders, { to: 0 }, { token: c.token })).data.total).toBe(0);
+      expect(await t.call(orderCalls.queryOrders, { pageSize: 101 }, { token: c.token })).toMatchObject({
         status: 400,
       });
       expect(
-        await t.call(packageCalls.queryOrders, { state: 'weird' as 'paid' }, { token: c.token }),
+        await t.call(orderCalls.queryOrders, { state: 'weird' as 'paid' }, { token: c.token }),
       ).toMatchObject({ status: 400 });
     });
 
@@ -359,11 +357,11 @@ describe.each(dialects)('packages and orders (%s)', (dialect) => {
       await buyAndPay(t, c.token, cat.basic.id, 2);
       await buyAndPay(t, c.token, cat.business.id);
       await t.call(
-        packageCalls.buy,
+        orderCalls.buy,
         { packageId: cat.basic.id, quantity: 1, idempotencyKey: randomUUID() },
         { token: c.token },
       );
-      const records = await t.call(packageCalls.consumeRecord, {}, { token: c.token });
+      const records = await t.call(orderCalls.consumeRecord, {}, { token: c.token });
       expect(records.data).toMatchObject({ total: 2, totalFen: 2 * 29_900 + 99_900 });
       const services = await t.call(packageCalls.openService, {}, { token: c.token });
       expect(services.data.services).toHaveLength(2);
@@ -384,10 +382,10 @@ describe.each(dialects)('packages and orders (%s)', (dialect) => {
         { token: c.token },
       );
       expect(save).toMatchObject({ status: 403, code: '40300' });
-      expect(await t.call(packageCalls.adminMarkPaid, { orderNo: 'x' }, { token: c.token })).toMatchObject({
+      expect(await t.call(orderCalls.adminMarkPaid, { orderNo: 'x' }, { token: c.token })).toMatchObject({
         code: '40300',
       });
-      expect(await t.call(packageCalls.adminQueryOrders, {}, { token: c.token })).toMatchObject({
+      expect(await t.call(orderCalls.adminQueryOrders, {}, { token: c.token })).toMatchObject({
         code: '40300',
       });
       expect(await commerceCounts(t)).toEqual(before);
@@ -425,7 +423,7 @@ describe.each(dialects)('packages and orders (%s)', (dialect) => {
       const c = await registerCompany(t, { companyName: '线下转账公司' });
       const order = (
         await t.call(
-          packageCalls.buy,
+          orderCalls.buy,
           { packageId: cat.enterprise.id, quantity: 1, idempotencyKey: randomUUID() },
           { token: c.token },
         )
@@ -436,13 +434,13 @@ describe.each(dialects)('packages and orders (%s)', (dialect) => {
         .where('order_no', '=', order.orderNo)
         .execute();
       const listed = await t.call(
-        packageCalls.adminQueryOrders,
+        orderCalls.adminQueryOrders,
         { keyword: '线下转账' },
         { token: cat.admin.token },
       );
       expect(listed.data.list.map((o: { orderNo: string }) => o.orderNo)).toContain(order.orderNo);
       const res = await t.call(
-        packageCalls.adminMarkPaid,
+        orderCalls.adminMarkPaid,
         { orderNo: order.orderNo, note: '工行转账 0012' },
         { token: cat.admin.token },
       );
@@ -454,7 +452,7 @@ describe.each(dialects)('packages and orders (%s)', (dialect) => {
       });
       expect((await t.call(packageCalls.queryPackage, {}, { token: c.token })).data.totalSlots).toBe(100);
       expect(
-        await t.call(packageCalls.adminMarkPaid, { orderNo: order.orderNo }, { token: cat.admin.token }),
+        await t.call(orderCalls.adminMarkPaid, { orderNo: order.orderNo }, { token: cat.admin.token }),
       ).toMatchObject({ status: 409 });
     });
   });

@@ -1,4 +1,4 @@
-import { authCalls, PASSWORD_RULE_TEXT, SMS_CODE_MAX_ATTEMPTS } from '@wxc/contract';
+import { authCalls, OK_CODE, PASSWORD_RULE_TEXT, SMS_CODE_MAX_ATTEMPTS } from '@wxc/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ageSms,
@@ -193,7 +193,7 @@ describe.each(dialects)('register (%s)', (dialect) => {
       t.call(authCalls.register, form(phone, code, { companyName: '并发三公司' })),
     ]);
     expect(results.filter((r) => r.code === '200')).toHaveLength(1);
-    for (const r of results.filter((r) => r.code !== '200')) {
+    for (const r of results.filter((r) => r.code !== OK_CODE)) {
       expect(r.status).toBeGreaterThanOrEqual(400);
       expect(r.status).toBeLessThan(500);
     }

@@ -1,4 +1,4 @@
-import { authCalls, recordCalls } from '@wxc/contract';
+import { authCalls, statisticsCalls } from '@wxc/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAdmin, createTestApp, dialects, type TestApp, tableCounts } from './helpers.js';
 import {
@@ -12,15 +12,15 @@ import {
 } from './records-seed.js';
 
 const FIGURES = {
-  getOnlineCountNow: recordCalls.getOnlineCountNow,
-  getMaxOnlineCountNow: recordCalls.getMaxOnlineCountNow,
-  getAddedToday: recordCalls.getAddedToday,
-  onlineDays: recordCalls.onlineDays,
-  getOnlineYesterday: recordCalls.getOnlineYesterday,
-  getMaxOnlineCountYesterday: recordCalls.getMaxOnlineCountYesterday,
-  getAddedYesterday: recordCalls.getAddedYesterday,
-  getMaxOnline: recordCalls.getMaxOnline,
-  getTotalCount: recordCalls.getTotalCount,
+  getOnlineCountNow: statisticsCalls.getOnlineCountNow,
+  getMaxOnlineCountNow: statisticsCalls.getMaxOnlineCountNow,
+  getAddedToday: statisticsCalls.getAddedToday,
+  onlineDays: statisticsCalls.onlineDays,
+  getOnlineYesterday: statisticsCalls.getOnlineYesterday,
+  getMaxOnlineCountYesterday: statisticsCalls.getMaxOnlineCountYesterday,
+  getAddedYesterday: statisticsCalls.getAddedYesterday,
+  getMaxOnline: statisticsCalls.getMaxOnline,
+  getTotalCount: statisticsCalls.getTotalCount,
 };
 
 describe.each(dialects)('statistics from the records (%s)', (dialect) => {
@@ -93,12 +93,12 @@ describe.each(dialects)('statistics from the records (%s)', (dialect) => {
   it('a company without records gets zeros everywhere', async () => {
     const all = await figures(empty.token);
     expect(Object.values(all).every((v) => v === 0)).toBe(true);
-    const month = await t.call(recordCalls.statisticsMonth, { month: '2026-03' }, { token: empty.token });
+    const month = await t.call(statisticsCalls.statisticsMonth, { month: '2026-03' }, { token: empty.token });
     expect(month.data.days.every((d: { maxOnline: number }) => d.maxOnline === 0)).toBe(true);
   });
 
   it('statisticsMonth: one row per China-time day, future days zero', async () => {
-    const res = await t.call(recordCalls.statisticsMonth, { month: '2026-03' }, { token: a.token });
+    const res = await t.call(statisticsCalls.statisticsMonth, { month: '2026-03' }, { token: a.token });
     expect(res.code).toBe('200');
     expect(res.data.month).toBe('2026-03');
     expect(res.data.days).toHaveLength(31);
@@ -123,12 +123,12 @@ describe.each(dialects)('statistics from the records (%s)', (dialect) => {
     expect(res.data.days[0].date).toBe('2026-03-01');
     expect(res.data.days[30]).toEqual({ date: '2026-03-31', maxOnline: 0, added: 0, logins: 0 });
 
-    const feb = await t.call(recordCalls.statisticsMonth, { month: '2026-02' }, { token: a.token });
+    const feb = await t.call(statisticsCalls.statisticsMonth, { month: '2026-02' }, { token: a.token });
     expect(feb.data.days).toHaveLength(28);
     expect(feb.data.days[27]).toEqual({ date: '2026-02-28', maxOnline: 1, added: 1, logins: 1 });
     expect(feb.data.days.slice(0, 27).every((d: { maxOnline: number }) => d.maxOnline === 0)).toBe(true);
 
-    const april = await t.call(recordCalls.statisticsMonth, { month: '2026-04' }, { token: a.token });
+    const april = await t.call(statisticsCalls.statisticsMonth, { month: '2026-04' }, { token: a.token });
     expect(april.data.days).toHaveLength(30);
     expect(
       april.data.days.every(
@@ -140,17 +140,17 @@ describe.each(dialects)('statistics from the records (%s)', (dialect) => {
   it('statisticsMonth refuses a bad month with a 400 naming the field, writing nothing', async () => {
     const before = await tableCounts(t.database);
     for (const month of ['2026-13', '2026-00', '2026-3', '202603', '']) {
-      const res = await t.call(recordCalls.statisticsMonth, { month }, { token: a.token });
+      const res = await t.call(statisticsCalls.statisticsMonth, { month }, { token: a.token });
       expect(res, month).toMatchObject({ status: 400, code: '400' });
       expect(res.message, month).toContain('月份格式为 YYYY-MM');
     }
-    const missing = await t.call(recordCalls.statisticsMonth, {} as never, { token: a.token });
+    const missing = await t.call(statisticsCalls.statisticsMonth, {} as never, { token: a.token });
     expect(missing).toMatchObject({ status: 400, message: 'month：缺少必填参数' });
-    const extra = await t.call(recordCalls.statisticsMonth, { month: '2026-03', day: 1 } as never, {
+    const extra = await t.call(statisticsCalls.statisticsMonth, { month: '2026-03', day: 1 } as never, {
       token: a.token,
     });
     expect(extra).toMatchObject({ status: 400, message: '不支持的参数：day' });
-    const figure = await t.call(recordCalls.getOnlineCountNow, { companyId: b.companyId } as never, {
+    const figure = await t.call(statisticsCalls.getOnlineCountNow, { companyId: b.companyId } as never, {
       token: a.token,
     });
     expect(figure).toMatchObject({ status: 400, message: '不支持的参数：companyId' });
@@ -176,7 +176,7 @@ describe.each(dialects)('statistics from the records (%s)', (dialect) => {
     await seedMessage(t, a, 'wxid_a2', { at: cst('2026-03-15T13:00:00'), direction: 'in' });
     await seedMessage(t, a, 'wxid_a3', { at: cst('2026-03-16T00:00:00'), direction: 'in' }); // tomorrow
     try {
-      const res = await t.call(recordCalls.accountDetails, { status: 'online' }, { token: a.token });
+      const res = await t.call(statisticsCalls.accountDetails, { status: 'online' }, { token: a.token });
       expect(res.code).toBe('200');
       expect(res.data).toMatchObject({ total: 3, page: 1, pageSize: 10 });
       expect(
@@ -196,17 +196,21 @@ describe.each(dialects)('statistics from the records (%s)', (dialect) => {
         status: 'online',
       });
 
-      const page2 = await t.call(recordCalls.accountDetails, { page: 2, pageSize: 4 }, { token: a.token });
+      const page2 = await t.call(
+        statisticsCalls.accountDetails,
+        { page: 2, pageSize: 4 },
+        { token: a.token },
+      );
       expect(page2.data).toMatchObject({ total: 6, page: 2, pageSize: 4 });
       expect(page2.data.list.map((r: { wxid: string }) => r.wxid)).toEqual(['wxid_a5', 'wxid_a4']);
       expect(page2.data.list.every((r: { receivedToday: number }) => r.receivedToday === 0)).toBe(true);
 
       // company B's messages are counted for B's wxid_a1, never A's
-      const other = await t.call(recordCalls.accountDetails, {}, { token: b.token });
+      const other = await t.call(statisticsCalls.accountDetails, {}, { token: b.token });
       const bA1 = other.data.list.find((r: { wxid: string }) => r.wxid === 'wxid_a1');
       expect(bA1).toMatchObject({ sentToday: 1, receivedToday: 1 });
 
-      const zero = await t.call(recordCalls.accountDetails, { pageSize: 0 }, { token: a.token });
+      const zero = await t.call(statisticsCalls.accountDetails, { pageSize: 0 }, { token: a.token });
       expect(zero).toMatchObject({ status: 400, code: '400' });
       expect(zero.message).toContain('pageSize');
     } finally {
@@ -216,7 +220,7 @@ describe.each(dialects)('statistics from the records (%s)', (dialect) => {
 
   it('operators get 40300 and callers without a session 403', async () => {
     const admin = await createAdmin(t);
-    for (const def of [...Object.values(FIGURES), recordCalls.accountDetails]) {
+    for (const def of [...Object.values(FIGURES), statisticsCalls.accountDetails]) {
       expect(await t.call(def, {}, { token: admin.token }), def.path).toMatchObject({
         status: 403,
         code: '40300',
@@ -224,12 +228,14 @@ describe.each(dialects)('statistics from the records (%s)', (dialect) => {
       expect(await t.call(def, {}), def.path).toMatchObject({ status: 401, code: '403' });
     }
     expect(
-      await t.call(recordCalls.statisticsMonth, { month: '2026-03' }, { token: admin.token }),
+      await t.call(statisticsCalls.statisticsMonth, { month: '2026-03' }, { token: admin.token }),
     ).toMatchObject({ code: '40300' });
-    expect(await t.call(recordCalls.statisticsMonth, { month: '2026-03' })).toMatchObject({ code: '403' });
+    expect(await t.call(statisticsCalls.statisticsMonth, { month: '2026-03' })).toMatchObject({
+      code: '403',
+    });
     // a logged-out customer session is no session
     await t.call(authCalls.logout, {}, { token: empty.token });
-    expect(await t.call(recordCalls.getTotalCount, {}, { token: empty.token })).toMatchObject({
+    expect(await t.call(statisticsCalls.getTotalCount, {}, { token: empty.token })).toMatchObject({
       code: '403',
     });
   });

@@ -1,7 +1,7 @@
 import {
   apiAccountCalls,
   authCalls,
-  msgCalls,
+  messagingCalls,
   operatorCalls,
   packageCalls,
   realNameCalls,
@@ -198,7 +198,7 @@ describe.each(dialects)('names and remarks refuse control and format characters 
       });
     }
     const file = await t.call(
-      msgCalls.sendMsgFile,
+      messagingCalls.sendMsgFile,
       {
         wxid: account.wxid,
         toWxid: 'wxid_friend_01',
@@ -234,7 +234,7 @@ describe.each(dialects)('names and remarks refuse control and format characters 
     const { account } = await loginAccount(t, { headers: c.creds });
     const before = await tableCounts(t.database);
     const sent = await t.call(
-      msgCalls.sendMsgText,
+      messagingCalls.sendMsgText,
       { wxid: account.wxid, toWxid: 'wxid_friend_01', content: '你好\u0000' },
       { headers: c.creds },
     );

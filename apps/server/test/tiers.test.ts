@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { apiAccountCalls, packageCalls } from '@wxc/contract';
+import { apiAccountCalls, orderCalls, packageCalls } from '@wxc/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buyAndPay, commerceCounts, setUpCatalogue } from './commerce-helpers.js';
 import { createTestApp, dialects, registerCompany, type TestApp } from './helpers.js';
@@ -28,7 +28,7 @@ describe.each(dialects)('package tier vs access mode (%s)', (dialect) => {
     return c;
   };
   const buy = (token: string, packageId: string) =>
-    t.call(packageCalls.buy, { packageId, quantity: 1, idempotencyKey: randomUUID() }, { token });
+    t.call(orderCalls.buy, { packageId, quantity: 1, idempotencyKey: randomUUID() }, { token });
 
   it('a local-deployment company cannot buy 基础版: a clear 40025 naming what it needs, and no order', async () => {
     const c = await companyOf(2);
@@ -72,7 +72,7 @@ describe.each(dialects)('package tier vs access mode (%s)', (dialect) => {
     // Renewing the package that does not fit is refused too.
     const subs = await t.call(packageCalls.queryPackage, {}, { token: c.token });
     const renew = await t.call(
-      packageCalls.renew,
+      orderCalls.renew,
       { subscriptionId: subs.data.list[0].id, quantity: 1, idempotencyKey: randomUUID() },
       { token: c.token },
     );

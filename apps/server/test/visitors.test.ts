@@ -1,4 +1,4 @@
-import { operatorCalls } from '@wxc/contract';
+import { visitorCalls } from '@wxc/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweep } from '../src/housekeeping.js';
 import { createAdmin, createTestApp, dialects, type TestApp } from './helpers.js';
@@ -13,7 +13,7 @@ describe.each(dialects)('visitors (%s)', (dialect) => {
   const visit = (ip: string, ua: string) =>
     t.app.inject({
       method: 'POST',
-      url: operatorCalls.trackVisit.path,
+      url: visitorCalls.trackVisit.path,
       headers: { 'user-agent': ua, 'content-type': 'application/json' },
       payload: '{}',
       remoteAddress: ip,
@@ -27,7 +27,7 @@ describe.each(dialects)('visitors (%s)', (dialect) => {
     await visit('198.51.100.9', 'Mozilla/5.0 A');
     await visit('198.51.100.9', 'Mozilla/5.0 B'); // another browser on the same address: another visitor
 
-    const report = await t.call(operatorCalls.visitors, {}, { token: admin.token });
+    const report = await t.call(visitorCalls.visitors, {}, { token: admin.token });
     expect(report.code).toBe('200');
     expect(report.data.days).toHaveLength(30);
     const today = report.data.days[29];
@@ -36,10 +36,10 @@ describe.each(dialects)('visitors (%s)', (dialect) => {
       report.data.days.slice(0, 29).every((d: { pv: number; uv: number }) => d.pv === 0 && d.uv === 0),
     ).toBe(true);
     expect(report.data.totalPv).toBe(6);
-    expect(
-      (await t.call(operatorCalls.visitors, { days: 7 }, { token: admin.token })).data.days,
-    ).toHaveLength(7);
-    expect((await t.call(operatorCalls.visitors, { days: 91 }, { token: admin.token })).status).toBe(400);
+    expect((await t.call(visitorCalls.visitors, { days: 7 }, { token: admin.token })).data.days).toHaveLength(
+      7,
+    );
+    expect((await t.call(visitorCalls.visitors, { days: 91 }, { token: admin.token })).status).toBe(400);
 
     const rows = await t.database.db.selectFrom('page_views').selectAll().execute();
     expect(rows).toHaveLength(3);
@@ -54,7 +54,7 @@ describe.each(dialects)('visitors (%s)', (dialect) => {
   it('the visit call is public, takes no input, and old days are swept', async () => {
     const bad = await t.app.inject({
       method: 'POST',
-      url: operatorCalls.trackVisit.path,
+      url: visitorCalls.trackVisit.path,
       payload: { path: '/secret' },
     });
     expect(bad.json()).toMatchObject({ code: '400' });

@@ -2,6 +2,9 @@
 
 export const PRODUCT_TITLE_DEFAULT = '微信 API 客户控制台';
 
+// Time
+export const DAY_MS = 86_400_000;
+
 // Client request rules (spec §7, §8)
 export const REQUEST_TIMEOUT_MS = 50_000;
 export const ERROR_TOAST_MS = 5_000;

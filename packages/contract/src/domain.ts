@@ -77,12 +77,6 @@ export function tierNeededText(accountType: number): string {
   return `「${ACCOUNT_TYPE_LABELS[mode] ?? 'SaaS'}」接入方式需要${TIER_LABELS[min]}${above}套餐`;
 }
 
-export const OrderState = {
-  PENDING: 'pending',
-  PAID: 'paid',
-  CANCELLED: 'cancelled',
-  EXPIRED: 'expired',
-} as const;
 export const orderStateSchema = z.enum(['pending', 'paid', 'cancelled', 'expired']);
 export type OrderStateValue = z.infer<typeof orderStateSchema>;
 export const ORDER_STATE_LABELS: Record<OrderStateValue, string> = {

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import {
   CAPTCHA_LENGTH,
   MOBILE_PATTERN,
+  PAGE_SIZE_DEFAULT,
+  PAGE_SIZE_MAX,
   PASSWORD_MAX,
   PASSWORD_MIN,
   PASSWORD_RULE_TEXT,
@@ -107,6 +109,8 @@ export const userNameField = textField('用户名', { max: 30 });
 /** The captcha pair that guards login and every SMS send. */
 export const captchaPair = { captchaId: captchaIdField, captchaCode: captchaCodeField };
 
+const PAGE_SIZE_RULE = `pageSize 须为 1-${PAGE_SIZE_MAX} 的整数`;
+
 /** Paging shared by every list call. */
 export const pageFields = {
   page: z
@@ -117,12 +121,12 @@ export const pageFields = {
     .optional()
     .default(1),
   pageSize: z
-    .number({ error: 'pageSize 须为 1-100 的整数' })
-    .int('pageSize 须为 1-100 的整数')
-    .min(1, 'pageSize 须为 1-100 的整数')
-    .max(100, 'pageSize 须为 1-100 的整数')
+    .number({ error: PAGE_SIZE_RULE })
+    .int(PAGE_SIZE_RULE)
+    .min(1, PAGE_SIZE_RULE)
+    .max(PAGE_SIZE_MAX, PAGE_SIZE_RULE)
     .optional()
-    .default(10),
+    .default(PAGE_SIZE_DEFAULT),
 };
 export function pageOf<T extends z.ZodType>(item: T) {
   return z.object({
@@ -140,6 +144,11 @@ export const idField = (label: string) =>
     .min(1, `请提供${label}`)
     .max(64, `${label}无效`);
 
+/** The sub-account a gateway call acts for (console callers name it; API credentials imply it). */
+export const subAccountIdField = idField('子账号编号').meta({
+  description: '控制台调用时指定子账号；使用 API 凭证调用时可省略（即凭证所属子账号）',
+});
+
 /** Idempotency key the console generates per purchase dialog, so a double click makes one order. */
 export const idempotencyKeyField = z
   .string({ error: '缺少 idempotencyKey' })
@@ -154,6 +163,15 @@ export const httpUrlField = z
   .max(500, '地址不能超过 500 个字符')
   .url('请输入以 http:// 或 https:// 开头的完整地址')
   .refine((v) => /^https?:\/\//i.test(v), '地址只能以 http:// 或 https:// 开头');
+
+/** How many days a report covers (operator area). */
+export const reportDaysField = z
+  .number({ error: 'days 须为 7-90 的整数' })
+  .int('days 须为 7-90 的整数')
+  .min(7, 'days 须为 7-90 的整数')
+  .max(90, 'days 须为 7-90 的整数')
+  .optional()
+  .default(30);
 
 /** Unix epoch milliseconds (console APIs use ms; 10-digit values are seconds in the console's formatter). */
 export const epochMsField = z.number().int().min(0).max(8_640_000_000_000_000);

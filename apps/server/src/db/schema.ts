@@ -277,10 +277,16 @@ export interface WxSyncJobsTable {
   finished_at: number | null;
 }
 
-export interface MediaFilesTable {
+/** What a stored file is for; each kind has its own link and serving rules (files/service.ts). */
+export type FileKind = 'media' | 'realname' | 'support';
+
+/** A stored file (bytes in FileStorage at storage_key), of any kind; owned by module `files`. */
+export interface FilesTable {
   id: string;
-  company_id: string;
-  /** upload: getSourceUrl; received: media a contact sent. */
+  kind: FileKind;
+  /** The company it belongs to; null for the service's own files (the support QR). */
+  company_id: string | null;
+  /** upload: sent to us (getSourceUrl, real-name, support QR); received: media a contact sent. */
   origin: 'upload' | 'received';
   mime: string;
   size: number;
@@ -334,17 +340,6 @@ export interface CompanyOpsTable {
   updated_at: number;
 }
 
-/** A real-name image (file at storage_key); attached to submissions by realname_reviews. */
-export interface RealnameImagesTable {
-  id: string;
-  company_id: string;
-  mime: string;
-  size: number;
-  file_name: string;
-  storage_key: string;
-  created_at: number;
-}
-
 export type ReviewStateValue = 'pending' | 'passed' | 'refused' | 'superseded';
 
 /** One real-name submission and its decision. */
@@ -369,7 +364,6 @@ export interface PageViewsTable {
 
 export interface DB {
   company_ops: CompanyOpsTable;
-  realname_images: RealnameImagesTable;
   realname_reviews: RealnameReviewsTable;
   page_views: PageViewsTable;
   wx_devices: WxDevicesTable;
@@ -379,7 +373,7 @@ export interface DB {
   sim_contacts: SimContactsTable;
   sim_room_members: SimRoomMembersTable;
   wx_sync_jobs: WxSyncJobsTable;
-  media_files: MediaFilesTable;
+  files: FilesTable;
   callback_events: CallbackEventsTable;
   callback_attempts: CallbackAttemptsTable;
   api_nonces: ApiNoncesTable;
@@ -410,5 +404,5 @@ export type WxLoginRow = Selectable<WxLoginsTable>;
 export type WxMessageRow = Selectable<WxMessagesTable>;
 export type WxDeviceRow = Selectable<WxDevicesTable>;
 export type CallbackEventRow = Selectable<CallbackEventsTable>;
-export type RealnameImageRow = Selectable<RealnameImagesTable>;
+export type FileRow = Selectable<FilesTable>;
 export type RealnameReviewRow = Selectable<RealnameReviewsTable>;

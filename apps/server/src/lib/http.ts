@@ -1,10 +1,31 @@
-import type { CallAudience, CallDef } from '@wxc/contract';
+import type { CallAudience, CallDef, RoleValue } from '@wxc/contract';
 import { envelopeSchema, OK_CODE, SUPPORT_VIEW_HEADER } from '@wxc/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { z } from 'zod';
-import type { ApiCaller } from '../modules/api-auth/service.js';
-import type { AuthContext } from '../modules/auth/sessions.js';
 import { AppError } from './errors.js';
+
+/** A console caller (a session), as the routes see it. */
+export interface AuthContext {
+  sessionId: string;
+  user: {
+    id: string;
+    account: string;
+    role: RoleValue;
+    roles: RoleValue[];
+  };
+}
+
+/**
+ * Who calls the messaging gateway: a customer's program with a sub-account's credentials (it sees
+ * only that sub-account's messaging accounts), or the customer in the console (the whole company).
+ */
+export interface ApiCaller {
+  companyId: string;
+  /** Set when the caller used sub-account credentials. */
+  subAccountId: string | null;
+  /** support: an operator's read-only view of the company (never a write). */
+  via: 'credentials' | 'session' | 'support';
+}
 
 export interface CallContext<Input, Auth> {
   input: Input;

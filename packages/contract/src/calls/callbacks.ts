@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineCall } from '../call.js';
-import { epochMsField, idField, pageFields, pageOf } from '../fields.js';
+import { epochMsField, httpUrlField, idField, pageFields, pageOf, subAccountIdField } from '../fields.js';
 
+/** Callbacks to customers' URLs (server module `callbacks`): the outbox, its log and its tools. */
 const TAG = '回调';
 
 /**
@@ -110,4 +111,32 @@ export const sendTestEvent = defineCall({
   description: '向子账号当前回调地址投递一个 test 事件（进入投递队列，结果见投递记录）。',
   request: z.strictObject({ subAccountId: idField('子账号编号').optional() }),
   response: deliverySchema,
+});
+
+export const resetCallbackUrl = defineCall({
+  id: 'msg.resetCallbackUrl',
+  method: 'POST',
+  path: '/api/msg/resetCallbackUrl',
+  audience: 'customerOrApi',
+  tag: '消息网关·消息与媒体',
+  summary: '设置回调地址',
+  description:
+    '先向该地址投递一次 test 事件，须在 5 秒内返回 2xx 才会保存。不能指向本机、内网或链路本地地址。回调带签名头 x-wx-signature = hex(HMAC-SHA256(key = hex(SHA-256(appSecret)), x-wx-timestamp + "." + 请求体))。',
+  request: z.strictObject({ subAccountId: subAccountIdField.optional(), callbackUrl: httpUrlField }),
+  response: z.object({
+    callbackUrl: z.string(),
+    test: z.object({ statusCode: z.number().int(), durationMs: z.number().int() }),
+  }),
+});
+
+export const duplicateCallback = defineCall({
+  id: 'sim.duplicateCallback',
+  method: 'POST',
+  path: '/api/sim/duplicateCallback',
+  audience: 'customerOrApi',
+  tag: '模拟器',
+  summary: '重复投递一次回调',
+  description: '以相同 eventId 再投递一次，用于验证你的程序能去重。',
+  request: z.strictObject({ eventId: idField('eventId') }),
+  response: z.object({ ok: z.literal(true) }),
 });

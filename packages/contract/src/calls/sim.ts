@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCall } from '../call.js';
 import { idField, textField } from '../fields.js';
-import { wxidField } from './msg.js';
+import { qrStateSchema, wxidField } from './messaging.js';
 
 /**
  * Simulator controls: faults on demand, so customers can test their programs against kicks,
@@ -35,18 +35,6 @@ export const expireQr = defineCall({
   tag: TAG,
   summary: '让二维码立即过期',
   request: z.strictObject({ instanceId: idField('instanceId') }),
-  response: z.object({ ok: z.literal(true) }),
-});
-
-export const duplicateCallback = defineCall({
-  id: 'sim.duplicateCallback',
-  method: 'POST',
-  path: '/api/sim/duplicateCallback',
-  audience: 'customerOrApi',
-  tag: TAG,
-  summary: '重复投递一次回调',
-  description: '以相同 eventId 再投递一次，用于验证你的程序能去重。',
-  request: z.strictObject({ eventId: idField('eventId') }),
   response: z.object({ ok: z.literal(true) }),
 });
 
@@ -94,7 +82,7 @@ export const scanStatus = defineCall({
   description: '模拟手机扫码页使用：二维码对应的设备、将登录的账号、状态；需要验证时返回手机上显示的验证码。',
   request: z.strictObject({ instanceId: idField('instanceId') }),
   response: z.object({
-    state: z.enum(['waiting', 'scanned', 'need_verify', 'confirmed', 'cancelled', 'expired']),
+    state: qrStateSchema,
     expiresIn: z.number().int(),
     deviceName: z.string(),
     person: z.object({ nickname: z.string(), avatar: z.string(), wxid: z.string() }),
@@ -121,6 +109,12 @@ export const scanAction = defineCall({
       .optional(),
   }),
   response: z.object({
-    state: z.enum(['waiting', 'scanned', 'need_verify', 'confirmed', 'cancelled', 'expired']),
+    state: qrStateSchema,
   }),
 });
+
+/**
+ * @deprecated duplicateCallback moved with its server module to `calls/callbacks.ts`
+ * (`callbackCalls`); the name stays until the console switches.
+ */
+export { duplicateCallback } from './callbacks.js';

@@ -3,6 +3,7 @@ import * as m0001 from './0001_accounts.js';
 import * as m0002 from './0002_commerce.js';
 import * as m0003 from './0003_messaging.js';
 import * as m0004 from './0004_realname_operator.js';
+import * as m0005 from './0005_files.js';
 
 /**
  * Every migration, in order. Listed here rather than read from disk so the bundled server carries
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '0002_commerce': m0002,
   '0003_messaging': m0003,
   '0004_realname_operator': m0004,
+  '0005_files': m0005,
 };

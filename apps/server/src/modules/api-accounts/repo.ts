@@ -37,6 +37,18 @@ export async function countAll(db: Kysely<DB>, companyId: string): Promise<numbe
   return Number(row.n);
 }
 
+/** Slots allocated to the company's active sub-accounts (optionally leaving one out). */
+export async function allocatedSlots(db: Kysely<DB>, companyId: string, exceptId?: string): Promise<number> {
+  let q = db
+    .selectFrom('api_accounts')
+    .select((eb) => eb.fn.sum<number>('available_num').as('n'))
+    .where('company_id', '=', companyId)
+    .where('status', '=', 'active');
+  if (exceptId) q = q.where('id', '!=', exceptId);
+  const row = await q.executeTakeFirstOrThrow();
+  return Number(row.n ?? 0);
+}
+
 export const insert = (db: Kysely<DB>, row: Insertable<ApiAccountsTable>) =>
   db.insertInto('api_accounts').values(row).execute();
 

@@ -7,9 +7,8 @@ import { AppError } from '../../lib/errors.js';
 import { withLock } from '../../lib/lock.js';
 import { assertCallbackUrlAllowed } from '../../lib/url-guard.js';
 import type { AuditService } from '../audit/service.js';
-import * as packages from '../packages/repo.js';
+import type { CompanyGate } from '../company/service.js';
 import type { PackageService } from '../packages/service.js';
-import type { CompanyGate } from '../realname/gate.js';
 import * as repo from './repo.js';
 
 /** How many messaging accounts each sub-account has logged in now, by sub-account id. */
@@ -29,22 +28,57 @@ export function toApiAccount(row: ApiAccountRow, usedNum: number): ApiAccount {
   };
 }
 
+/**
+ * What other modules read and change of sub-accounts, injected as narrow dependencies (the gateway,
+ * callbacks, api-auth, packages); rows never leave through the console calls.
+ */
+export function subAccountDirectory(db: Kysely<DB>) {
+  return {
+    /** Slots allocated to the company's active sub-accounts (packages: the quota summary). */
+    allocatedSlots: (companyId: string) => repo.allocatedSlots(db, companyId),
+    /** One sub-account of the company, active or reclaimed (gateway, callbacks). */
+    subAccount: (companyId: string, id: string) => repo.find(db, companyId, id),
+    /** The company's active sub-accounts, oldest first (gateway: the default for a console login). */
+    activeSubAccounts: (companyId: string) => repo.list(db, companyId, false),
+    /** The sub-account behind an appKey (api-auth). */
+    byAppKey: (appKey: string) => repo.findByAppKey(db, appKey),
+    /** The company's API settings (api-auth: the IP allow-list; callbacks: the default URL). */
+    async getCompanyConfig(companyId: string) {
+      const row = await repo.findSettings(db, companyId);
+      return {
+        defaultCallbackUrl: row?.default_callback_url ?? null,
+        ipAllowlist: row ? (JSON.parse(row.ip_allowlist) as string[]) : [],
+      };
+    },
+    /** Saves a sub-account's callback URL once callbacks has tested it. */
+    setCallbackUrl: (companyId: string, id: string, callbackUrl: string) =>
+      repo.update(db, companyId, id, { callback_url: callbackUrl, updated_at: Date.now() }),
+  };
+}
+
+export type SubAccountDirectory = ReturnType<typeof subAccountDirectory>;
+
 const newAppKey = () => `ak_${randomBytes(10).toString('hex')}`;
 const newAppSecret = () => `sk_${randomBytes(24).toString('base64url')}`;
 
 export interface ApiAccountDeps {
   db: Kysely<DB>;
-  packages: PackageService;
+  packages: Pick<PackageService, 'quota' | 'activeServices' | 'activeSlots'>;
   audit: AuditService;
   usage: SlotUsage;
   allowPrivateCallbacks: boolean;
   /** Operator rules (real-name switch, service expiry, tier vs access mode) checked before API access is opened. */
-  gate?: Pick<CompanyGate, 'assertMayTrade' | 'assertTierFits'>;
+  gate?: Pick<CompanyGate, 'assertMayTrade' | 'assertTierFits'> | undefined;
 }
 
+/**
+ * Sub-accounts (API applications: credentials, slot allocations, callback URLs) and the company's
+ * API settings (tables `api_accounts`, `company_api_settings`). Allocations are checked against the
+ * company's packages under its quota lock.
+ */
 export function createApiAccountService({
   db,
-  packages: packageService,
+  packages,
   audit,
   usage,
   allowPrivateCallbacks,
@@ -54,7 +88,7 @@ export function createApiAccountService({
 
   /** Opening API access needs a package in force whose tier serves the company's access mode. */
   async function assertHeldTiersFit(companyId: string) {
-    const { services } = await packageService.activeServices(companyId);
+    const { services } = await packages.activeServices(companyId);
     if (services.length > 0)
       await gate?.assertTierFits(
         companyId,
@@ -76,8 +110,8 @@ export function createApiAccountService({
   /** Throws unless `wanted` more slots fit in the company's packages besides the other allocations. */
   async function assertFits(exec: Kysely<DB>, companyId: string, wanted: number, exceptId?: string) {
     if (wanted === 0) return;
-    const total = await packages.activeSlots(exec, companyId, Date.now());
-    const others = await packages.allocatedSlots(exec, companyId, exceptId);
+    const total = await packages.activeSlots(companyId, Date.now(), exec);
+    const others = await repo.allocatedSlots(exec, companyId, exceptId);
     if (others + wanted > total) {
       throw new AppError(
         'QUOTA_EXHAUSTED',
@@ -128,7 +162,7 @@ export function createApiAccountService({
       const [rows, used, quota] = await Promise.all([
         repo.list(db, companyId, includeRecovered),
         usage(companyId),
-        packageService.quota(companyId),
+        packages.quota(companyId),
       ]);
       return { list: rows.map((r) => toApiAccount(r, used.get(r.id) ?? 0)), ...quota };
     },
@@ -196,14 +230,6 @@ export function createApiAccountService({
       return view(await own(companyId, id));
     },
 
-    async getCompanyConfig(companyId: string) {
-      const row = await repo.findSettings(db, companyId);
-      return {
-        defaultCallbackUrl: row?.default_callback_url ?? null,
-        ipAllowlist: row ? (JSON.parse(row.ip_allowlist) as string[]) : [],
-      };
-    },
-
     async setCompanyConfig(
       companyId: string,
       input: { defaultCallbackUrl: string | null; ipAllowlist: string[] },
@@ -223,7 +249,7 @@ export function createApiAccountService({
     async applyApis(companyId: string, ip: string) {
       if ((await repo.countActive(db, companyId)) > 0) return { created: false, credentials: null };
       await gate?.assertMayTrade(companyId);
-      const quota = await packageService.quota(companyId);
+      const quota = await packages.quota(companyId);
       if (quota.totalSlots === 0)
         throw new AppError('NO_ACTIVE_PACKAGE', '暂无有效套餐，请先购买套餐再开通 API');
       await assertHeldTiersFit(companyId);
@@ -242,6 +268,8 @@ export function createApiAccountService({
       const subAccountCount = await repo.countActive(db, companyId);
       return { apiOpened: subAccountCount > 0, subAccountCount };
     },
+
+    ...subAccountDirectory(db),
   };
 }
 

@@ -13,23 +13,12 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { safeEqual, sha256 } from '../../lib/crypto.js';
 import { AppError } from '../../lib/errors.js';
-import * as accounts from '../api-accounts/repo.js';
+import type { ApiCaller } from '../../lib/http.js';
+import type { SubAccountDirectory } from '../api-accounts/service.js';
 import { bodyDigestOf, isSignedRequest } from './body-digest.js';
 import * as repo from './repo.js';
 
 export { bodyDigest, installBodyDigest } from './body-digest.js';
-
-/**
- * Who calls the messaging gateway: a customer's program with a sub-account's credentials (it sees
- * only that sub-account's messaging accounts), or the customer in the console (the whole company).
- */
-export interface ApiCaller {
-  companyId: string;
-  /** Set when the caller used sub-account credentials. */
-  subAccountId: string | null;
-  /** support: an operator's read-only view of the company (never a write). */
-  via: 'credentials' | 'session' | 'support';
-}
 
 const header = (req: FastifyRequest, name: string) => {
   const v = req.headers[name];
@@ -68,7 +57,16 @@ export interface ApiAuthOptions {
   secretNeedsHttps: boolean;
 }
 
-export function createApiAuth(db: Kysely<DB>, options: ApiAuthOptions = { secretNeedsHttps: false }) {
+export interface ApiAuthDeps {
+  db: Kysely<DB>;
+  /** The sub-account behind an appKey, and its company's IP allow-list. */
+  accounts: Pick<SubAccountDirectory, 'byAppKey' | 'getCompanyConfig'>;
+}
+
+export function createApiAuth(
+  { db, accounts }: ApiAuthDeps,
+  options: ApiAuthOptions = { secretNeedsHttps: false },
+) {
   /**
    * Credentials, two schemes (see the API reference):
    * - simple: `x-app-key` + `x-app-secret`, over HTTPS only in production;
@@ -78,7 +76,7 @@ export function createApiAuth(db: Kysely<DB>, options: ApiAuthOptions = { secret
    *   covers uploads too.
    */
   async function activeAccount(appKey: string) {
-    const row = await accounts.findByAppKey(db, appKey);
+    const row = await accounts.byAppKey(appKey);
     if (row?.status !== 'active') throw new AppError('UNAUTHENTICATED', 'API 凭证无效或子账号已回收');
     return row;
   }
@@ -133,8 +131,7 @@ export function createApiAuth(db: Kysely<DB>, options: ApiAuthOptions = { secret
       if (!(await repo.useNonce(db, appKey, nonce, Date.now())))
         throw new AppError('UNAUTHENTICATED', '重复的请求（nonce 已使用）');
     }
-    const allow = await accounts.findSettings(db, row.company_id);
-    const list = allow ? (JSON.parse(allow.ip_allowlist) as string[]) : [];
+    const list = (await accounts.getCompanyConfig(row.company_id)).ipAllowlist;
     if (list.length > 0 && !ipAllowed(req.ip, list)) {
       throw new AppError('FORBIDDEN', `来源 IP ${req.ip} 不在 API 白名单内`);
     }

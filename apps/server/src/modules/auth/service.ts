@@ -9,13 +9,14 @@ import type { Kysely } from 'kysely';
 import type { DB, User } from '../../db/schema.js';
 import { newId } from '../../lib/crypto.js';
 import { AppError } from '../../lib/errors.js';
+import type { AuthContext } from '../../lib/http.js';
 import type { AuditService } from '../audit/service.js';
 import type { CaptchaService } from '../captcha/service.js';
 import type { SettingsService } from '../settings/service.js';
 import type { SmsService } from '../sms/service.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password.js';
 import * as repo from './repo.js';
-import { type AuthContext, type SessionService, toUserInfo } from './sessions.js';
+import { type SessionService, toUserInfo } from './sessions.js';
 
 export interface AuthDeps {
   db: Kysely<DB>;

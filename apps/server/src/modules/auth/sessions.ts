@@ -1,19 +1,9 @@
-import type { RoleValue, UserInfo } from '@wxc/contract';
+import type { UserInfo } from '@wxc/contract';
 import type { Kysely } from 'kysely';
 import type { DB, User } from '../../db/schema.js';
 import { newId, newToken, sha256 } from '../../lib/crypto.js';
+import type { AuthContext } from '../../lib/http.js';
 import * as repo from './repo.js';
-
-/** The caller of a request, as the routes see it. */
-export interface AuthContext {
-  sessionId: string;
-  user: {
-    id: string;
-    account: string;
-    role: RoleValue;
-    roles: RoleValue[];
-  };
-}
 
 /** Writing last_seen_at on every request would turn reads into writes; a minute's slack is plenty. */
 const TOUCH_EVERY_MS = 60_000;

@@ -1,4 +1,4 @@
-import { callbackCalls, msgCalls, simCalls } from '@wxc/contract';
+import { callbackCalls } from '@wxc/contract';
 import type { Route } from '../../lib/http.js';
 import type { CallbackService } from './service.js';
 
@@ -8,8 +8,8 @@ export function registerCallbackRoutes(route: Route, callbacks: CallbackService)
   route(callbackCalls.deliveryAttempts, ({ input, auth }) => callbacks.attempts(auth, input.eventId));
   route(callbackCalls.replayDelivery, ({ input, auth }) => callbacks.replay(auth, input.eventId));
   route(callbackCalls.sendTestEvent, ({ input, auth }) => callbacks.sendTest(auth, input.subAccountId));
-  route(msgCalls.resetCallbackUrl, ({ input, auth }) =>
+  route(callbackCalls.resetCallbackUrl, ({ input, auth }) =>
     callbacks.resetCallbackUrl(auth, input.subAccountId, input.callbackUrl),
   );
-  route(simCalls.duplicateCallback, ({ input, auth }) => callbacks.duplicate(auth, input.eventId));
+  route(callbackCalls.duplicateCallback, ({ input, auth }) => callbacks.duplicate(auth, input.eventId));
 }

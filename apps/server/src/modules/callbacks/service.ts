@@ -12,9 +12,9 @@ import { Agent, fetch } from 'undici';
 import type { ApiAccountRow, CallbackEventRow, DB } from '../../db/schema.js';
 import { newId } from '../../lib/crypto.js';
 import { AppError } from '../../lib/errors.js';
+import type { ApiCaller } from '../../lib/http.js';
 import { assertCallbackUrlAllowed, guardedLookup, type Resolver } from '../../lib/url-guard.js';
-import * as accounts from '../api-accounts/repo.js';
-import type { ApiCaller } from '../api-auth/service.js';
+import type { SubAccountDirectory } from '../api-accounts/service.js';
 import type { EventBus } from '../events/bus.js';
 import * as repo from './repo.js';
 import type { CallbackEventInput, CallbackSink } from './types.js';
@@ -34,6 +34,8 @@ export function signCallback(secretHash: string, timestamp: number | string, bod
 
 export interface CallbackServiceDeps {
   db: Kysely<DB>;
+  /** Sub-accounts: whose secret signs, where events go (their URL, else the company default). */
+  subAccounts: Pick<SubAccountDirectory, 'subAccount' | 'getCompanyConfig' | 'setCallbackUrl'>;
   log: FastifyBaseLogger;
   bus: EventBus;
   /** Operator config: callback URLs may reach private / loopback addresses. */
@@ -99,7 +101,7 @@ function describeError(err: unknown, timeoutMs: number): string {
 }
 
 export function createCallbackService(deps: CallbackServiceDeps) {
-  const { db, log, bus, allowPrivate } = deps;
+  const { db, log, bus, allowPrivate, subAccounts } = deps;
   const delays = deps.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
   const maxAttempts = delays.length + 1;
   const timeoutMs = deps.timeoutMs ?? CALLBACK_TIMEOUT_MS;
@@ -149,13 +151,13 @@ export function createCallbackService(deps: CallbackServiceDeps) {
     }
   }
 
-  const publish = (row: { company_id: string; id: string }, status: string) =>
+  const publish = (row: { company_id: string; id: string }, status: CallbackEventRow['status']) =>
     bus.publish({ kind: 'callback', companyId: row.company_id, eventId: row.id, status });
 
   /** Attempts a claimed event once and settles it: delivered, retry later, or failed. */
   async function deliverClaimed(event: CallbackEventRow): Promise<void> {
     const token = event.locked_until;
-    const account = await accounts.find(db, event.company_id, event.api_account_id);
+    const account = await subAccounts.subAccount(event.company_id, event.api_account_id);
     const outcome = account
       ? await post(event.url, event.id, event.payload, account.secret_hash)
       : { statusCode: null, error: '子账号不存在', durationMs: 0, at: Date.now() };
@@ -195,7 +197,7 @@ export function createCallbackService(deps: CallbackServiceDeps) {
   /** The sub-account's own URL, else the company default; null when neither is set. */
   async function urlFor(companyId: string, account: ApiAccountRow): Promise<string | null> {
     if (account.callback_url) return account.callback_url;
-    return (await accounts.findSettings(db, companyId))?.default_callback_url ?? null;
+    return (await subAccounts.getCompanyConfig(companyId)).defaultCallbackUrl;
   }
 
   /** The sub-account a call acts on: the caller's own, or (console) the one named, of the company. */
@@ -209,7 +211,7 @@ export function createCallbackService(deps: CallbackServiceDeps) {
       if (!subAccountId) throw new AppError('BAD_REQUEST', '请提供子账号编号 subAccountId');
       id = subAccountId;
     }
-    const row = await accounts.find(db, caller.companyId, id);
+    const row = await subAccounts.subAccount(caller.companyId, id);
     if (!row) throw new AppError('NOT_FOUND', '子账号不存在');
     if (row.status !== 'active') throw new AppError('CONFLICT', '该子账号已回收');
     return row;
@@ -274,7 +276,7 @@ export function createCallbackService(deps: CallbackServiceDeps) {
 
   const sink: CallbackSink = {
     async emit(input) {
-      const account = await accounts.find(db, input.companyId, input.subAccountId);
+      const account = await subAccounts.subAccount(input.companyId, input.subAccountId);
       if (!account) {
         log.warn({ subAccountId: input.subAccountId }, 'callback for an unknown sub-account dropped');
         return null;
@@ -325,7 +327,7 @@ export function createCallbackService(deps: CallbackServiceDeps) {
     /** Delivers the same eventId and payload again, to the sub-account's current URL. */
     async replay(caller: ApiCaller, eventId: string) {
       const row = await own(caller, eventId);
-      const account = await accounts.find(db, row.company_id, row.api_account_id);
+      const account = await subAccounts.subAccount(row.company_id, row.api_account_id);
       const url = account ? await urlFor(row.company_id, account) : null;
       if (!url)
         throw new AppError('BAD_REQUEST', '该子账号未设置回调地址（公司也没有默认回调地址），无法重新投递');
@@ -353,7 +355,7 @@ export function createCallbackService(deps: CallbackServiceDeps) {
      */
     async duplicate(caller: ApiCaller, eventId: string) {
       const row = await own(caller, eventId);
-      const account = await accounts.find(db, row.company_id, row.api_account_id);
+      const account = await subAccounts.subAccount(row.company_id, row.api_account_id);
       if (!account) throw new AppError('NOT_FOUND', '子账号不存在');
       worker.track(
         (async () => {
@@ -383,10 +385,7 @@ export function createCallbackService(deps: CallbackServiceDeps) {
           `回调地址测试失败：${why}。地址未保存，请确认它能在 ${timeoutMs / 1000} 秒内对 POST 请求返回 2xx`,
         );
       }
-      await accounts.update(db, account.company_id, account.id, {
-        callback_url: callbackUrl,
-        updated_at: Date.now(),
-      });
+      await subAccounts.setCallbackUrl(account.company_id, account.id, callbackUrl);
       await repo.repointPending(db, account.id, callbackUrl);
       return {
         callbackUrl,

@@ -1,4 +1,4 @@
-import { allCalls, msgCalls, recordCalls } from '@wxc/contract';
+import { allCalls, messagingCalls, recordCalls } from '@wxc/contract';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { paramsOf } from './params.js';
@@ -8,7 +8,7 @@ const byName = (list: ReturnType<typeof paramsOf>) => Object.fromEntries(list.ma
 
 describe('paramsOf (from the contract, so the online tester never drifts)', () => {
   it('sendMsgText: required fields, examples and descriptions from the schema meta', () => {
-    const params = paramsOf(msgCalls.sendMsgText.request);
+    const params = paramsOf(messagingCalls.sendMsgText.request);
     expect(params.map((p) => p.name)).toEqual(['wxid', 'toWxid', 'content', 'at']);
     const p = byName(params);
     expect(p.wxid).toEqual({
@@ -26,7 +26,7 @@ describe('paramsOf (from the contract, so the online tester never drifts)', () =
   });
 
   it('getQrCode: every field optional; an id without an example gets one by its name', () => {
-    const p = byName(paramsOf(msgCalls.getQrCode.request));
+    const p = byName(paramsOf(messagingCalls.getQrCode.request));
     expect(Object.keys(p)).toEqual(['subAccountId', 'deviceId', 'proxy']);
     expect(Object.values(p).every((x) => x.required === false)).toBe(true);
     expect(p.proxy).toMatchObject({ type: 'string', example: 'sh' });
@@ -38,7 +38,7 @@ describe('paramsOf (from the contract, so the online tester never drifts)', () =
   });
 
   it('sendMsgVideo: url fields with their examples, an integer with its range', () => {
-    const p = byName(paramsOf(msgCalls.sendMsgVideo.request));
+    const p = byName(paramsOf(messagingCalls.sendMsgVideo.request));
     expect(p.videoUrl).toMatchObject({
       type: 'string',
       required: true,
@@ -57,7 +57,7 @@ describe('paramsOf (from the contract, so the online tester never drifts)', () =
   });
 
   it('fields with a default are not required and show the default', () => {
-    const p = byName(paramsOf(msgCalls.checkQrCodeLoop.request));
+    const p = byName(paramsOf(messagingCalls.checkQrCodeLoop.request));
     expect(p.waitSeconds).toMatchObject({ type: 'integer', required: false, example: 25 });
     expect(p.waitSeconds?.description).toContain('默认 25');
     expect(p.lastState).toMatchObject({
@@ -66,7 +66,7 @@ describe('paramsOf (from the contract, so the online tester never drifts)', () =
       example: 'waiting',
       enum: ['waiting', 'scanned', 'need_verify', 'confirmed', 'cancelled', 'expired'],
     });
-    const link = byName(paramsOf(msgCalls.sendMsgLink.request));
+    const link = byName(paramsOf(messagingCalls.sendMsgLink.request));
     expect(link.description).toMatchObject({ required: false, example: '三分钟了解我们的服务' });
   });
 
@@ -122,11 +122,11 @@ describe('catalogue', () => {
     expect(catalogue.list().list.map((e) => e.path)).toEqual(api.map((c) => c.path));
     expect(catalogue.list().list.find((e) => e.path === '/api/msg/sendMsgText')).toEqual({
       id: 'msg.sendMsgText',
-      group: msgCalls.sendMsgText.tag,
+      group: messagingCalls.sendMsgText.tag,
       name: '发送文本消息',
       path: '/api/msg/sendMsgText',
       method: 'POST',
-      description: msgCalls.sendMsgText.description,
+      description: messagingCalls.sendMsgText.description,
     });
   });
 

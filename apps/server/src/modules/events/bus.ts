@@ -1,24 +1,22 @@
 import { EventEmitter } from 'node:events';
+import { type LiveEvent, liveEventSchema } from '@wxc/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 
 /**
- * Live events for consoles (SSE) and for work another process must notice. Thin on purpose, like
- * wechaty's events: they name what changed; details are read from the database by id.
+ * A live event on the bus: the contract's `LiveEvent` (what `GET /api/events` sends, thin on purpose:
+ * it names what changed, details are read by id) and the company whose consoles hear it. Also how
+ * work another process must notice travels.
  */
-export type LiveEvent =
-  | { kind: 'qr'; companyId: string; instanceId: string; state: string }
-  | { kind: 'account'; companyId: string; wxid: string; status: 'online' | 'offline' }
-  | {
-      kind: 'message';
-      companyId: string;
-      wxid: string;
-      msgId: string;
-      direction: 'in' | 'out';
-      status: string;
-    }
-  | { kind: 'callback'; companyId: string; eventId: string; status: string }
-  | { kind: 'realname'; companyId: string; status: number };
+export type BusEvent = LiveEvent & { companyId: string };
+
+/** A bus event read back from another process: checked against the contract, else null. */
+function busEventOf(value: unknown): BusEvent | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { companyId, ...event } = value as Record<string, unknown>;
+  const parsed = liveEventSchema.safeParse(event);
+  return typeof companyId === 'string' && parsed.success ? { ...parsed.data, companyId } : null;
+}
 
 /**
  * Sessions that just ended (logout, password reset and phone change revoke them): the streams they
@@ -30,9 +28,9 @@ export interface SessionsEnded {
 }
 
 export interface EventBus {
-  publish(event: LiveEvent): void;
+  publish(event: BusEvent): void;
   /** Events of one company; returns the unsubscribe function. */
-  subscribe(companyId: string, listener: (event: LiveEvent) => void): () => void;
+  subscribe(companyId: string, listener: (event: BusEvent) => void): () => void;
   /**
    * Announces ended sessions to this process (synchronously) and to the others. Resolves once every
    * process will hear it before anything published afterwards, so an event raised after a logout has
@@ -72,7 +70,7 @@ export function createLocalBus(): EventBus {
 /** NOTIFY payloads are limited to 8000 bytes: ids (16 characters) go in batches well below that. */
 const IDS_PER_NOTIFY = 200;
 
-type Wire = { o: string; e: LiveEvent } | { o: string; s: SessionsEnded };
+type Wire = { o: string; e: BusEvent } | { o: string; s: SessionsEnded };
 
 /**
  * Several processes sharing PostgreSQL: events travel by LISTEN/NOTIFY, so a console connected to
@@ -89,8 +87,12 @@ export async function createPostgresBus(url: string, log: FastifyBaseLogger): Pr
     try {
       const wire = JSON.parse(msg.payload) as Wire;
       if (wire.o === origin) return;
-      if ('e' in wire) local.publish(wire.e);
-      else void local.endSessions(wire.s);
+      if ('e' in wire) {
+        const event = busEventOf(wire.e);
+        if (event) local.publish(event);
+        else
+          log.warn({ kind: (wire.e as { kind?: unknown })?.kind }, 'live event not in the contract, dropped');
+      } else void local.endSessions(wire.s);
     } catch (err) {
       log.warn({ err }, 'bad live event payload');
     }

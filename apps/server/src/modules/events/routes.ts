@@ -1,7 +1,8 @@
+import { LIVE_EVENTS_PATH, liveEventSchema } from '@wxc/contract';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/errors.js';
 import { type SessionService, tokenFromHeader } from '../auth/sessions.js';
-import type { EventBus, LiveEvent } from './bus.js';
+import type { BusEvent, EventBus } from './bus.js';
 
 const HEARTBEAT_MS = 25_000;
 /** setTimeout's longest delay; the heartbeat re-arms the expiry timer long before it matters. */
@@ -36,7 +37,7 @@ export function registerEventRoutes(
     for (const end of open) end();
   });
 
-  app.get('/api/events', { schema: { hide: true } }, async (req, reply) => {
+  app.get(LIVE_EVENTS_PATH, { schema: { hide: true } }, async (req, reply) => {
     const auth = await sessions.authenticate(tokenFromHeader(req.headers.authorization));
     if (!auth) throw new AppError('UNAUTHENTICATED');
     if (auth.user.role !== 'customer') throw new AppError('FORBIDDEN', '运营账号没有实时事件');
@@ -57,12 +58,18 @@ export function registerEventRoutes(
     let live = true;
     /** Events wait until the session has been re-read after subscribing (a revocation in between). */
     let verified = false;
-    const held: LiveEvent[] = [];
+    const held: BusEvent[] = [];
     let expiry: NodeJS.Timeout | undefined;
 
-    const send = (event: LiveEvent) => {
-      const { companyId: _company, ...data } = event;
-      res.write(`event: ${event.kind}\ndata: ${JSON.stringify(data)}\n\n`);
+    // Written through the contract's schema, like every answer: what the stream says is what the
+    // console can validate, and nothing else (the company id) leaves.
+    const send = (event: BusEvent) => {
+      const data = liveEventSchema.safeParse(event);
+      if (!data.success) {
+        req.log.error({ kind: event.kind, issues: data.error.issues }, 'live event not in the contract');
+        return;
+      }
+      res.write(`event: ${data.data.kind}\ndata: ${JSON.stringify(data.data)}\n\n`);
     };
     const unsubscribe = bus.subscribe(companyId, (event) => {
       if (!live) return;

@@ -1,5 +1,29 @@
-import type { Message } from '@wxc/contract';
-import type { WxMessageRow } from '../../db/schema.js';
+import type { Message, WxAccount } from '@wxc/contract';
+import type { WxAccountRow, WxMessageRow } from '../../db/schema.js';
+
+/** A `wx_accounts` row joined with its sub-account's name (`api_accounts.name as sub_account_name`). */
+export type WxAccountViewRow = WxAccountRow & { sub_account_name: string };
+
+/** The one mapping of a messaging account to the contract's `wxAccountSchema` (gateway, records, statistics). */
+export function toWxAccount(row: WxAccountViewRow): WxAccount {
+  return {
+    wxid: row.wxid,
+    nickname: row.nickname,
+    avatar: row.avatar,
+    alias: row.alias,
+    subAccountId: row.api_account_id,
+    subAccountName: row.sub_account_name,
+    deviceId: row.device_id,
+    status: row.status,
+    onlineSince: row.online_since,
+    lastOfflineAt: row.last_offline_at,
+    logoutReason: row.logout_reason,
+    remark: row.remark,
+    expireAt: row.expire_at,
+    firstLoginAt: row.first_login_at,
+    lastLoginAt: row.last_login_at,
+  };
+}
 
 export function toMessage(row: WxMessageRow, wxid: string): Message {
   return {

@@ -1,5 +1,10 @@
+import { ACTIVE_QR_STATES } from '@wxc/contract';
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { DB, WxAccountsTable, WxDevicesTable, WxLoginsTable, WxMessagesTable } from '../../db/schema.js';
+import type { WxAccountViewRow } from './mappers.js';
+
+// The gateway's tables: wx_devices, wx_logins, wx_accounts, wx_messages, wx_sync_jobs (it reads
+// api_accounts for a sub-account's name).
 
 // ---- devices
 export const insertDevice = (db: Kysely<DB>, row: Insertable<WxDevicesTable>) =>
@@ -47,7 +52,7 @@ export const overdueLogins = (db: Kysely<DB>, now: number) =>
   db
     .selectFrom('wx_logins')
     .select(['id', 'company_id', 'api_account_id'])
-    .where('state', 'in', ['waiting', 'scanned', 'need_verify'])
+    .where('state', 'in', [...ACTIVE_QR_STATES])
     .where('expires_at', '<=', now)
     .limit(500)
     .execute();
@@ -60,13 +65,17 @@ const accountWithSub = (db: Kysely<DB>) =>
     .selectAll('wx_accounts')
     .select('api_accounts.name as sub_account_name');
 
-export const findAccount = (db: Kysely<DB>, companyId: string, wxid: string) =>
+export const findAccount = (
+  db: Kysely<DB>,
+  companyId: string,
+  wxid: string,
+): Promise<WxAccountViewRow | undefined> =>
   accountWithSub(db)
     .where('wx_accounts.company_id', '=', companyId)
     .where('wx_accounts.wxid', '=', wxid)
     .executeTakeFirst();
 
-export const findAccountById = (db: Kysely<DB>, id: string) =>
+export const findAccountById = (db: Kysely<DB>, id: string): Promise<WxAccountViewRow | undefined> =>
   accountWithSub(db).where('wx_accounts.id', '=', id).executeTakeFirst();
 
 export const insertAccount = (db: Kysely<DB>, row: Insertable<WxAccountsTable>) =>
@@ -74,6 +83,22 @@ export const insertAccount = (db: Kysely<DB>, row: Insertable<WxAccountsTable>) 
 
 export const updateAccount = (db: Kysely<DB>, id: string, patch: Updateable<WxAccountsTable>) =>
   db.updateTable('wx_accounts').set(patch).where('id', '=', id).execute();
+
+/** Sets the customer's fields of an account (remark, expiry); false when the company has no such wxid. */
+export async function updateAccountSettings(
+  db: Kysely<DB>,
+  companyId: string,
+  wxid: string,
+  patch: { remark?: string; expire_at?: number | null; updated_at: number },
+): Promise<boolean> {
+  const res = await db
+    .updateTable('wx_accounts')
+    .set(patch)
+    .where('company_id', '=', companyId)
+    .where('wxid', '=', wxid)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
 
 /** Takes an account offline if it is online; false when it already was offline. */
 export async function takeOffline(db: Kysely<DB>, id: string, reason: string, now: number): Promise<boolean> {
@@ -134,6 +159,16 @@ export async function onlineBySubAccount(db: Kysely<DB>, companyId: string): Pro
   return new Map(rows.map((r) => [r.api_account_id, Number(r.n)]));
 }
 
+/** A few online accounts, most recently logged in first (the simulator's group chatter). */
+export const someOnlineAccounts = (db: Kysely<DB>, limit: number) =>
+  db
+    .selectFrom('wx_accounts')
+    .select(['id', 'company_id', 'wxid', 'device_id'])
+    .where('status', '=', 'online')
+    .orderBy('last_login_at', 'desc')
+    .limit(limit)
+    .execute();
+
 export const expiredOnline = (db: Kysely<DB>, now: number) =>
   db
     .selectFrom('wx_accounts')
@@ -144,6 +179,33 @@ export const expiredOnline = (db: Kysely<DB>, now: number) =>
     .limit(500)
     .execute();
 
+// ---- messages
+export const insertMessage = (db: Kysely<DB>, row: Insertable<WxMessagesTable>) =>
+  db.insertInto('wx_messages').values(row).execute();
+
+export const findMessage = (db: Kysely<DB>, accountId: string, id: string) =>
+  db
+    .selectFrom('wx_messages')
+    .selectAll()
+    .where('wx_account_id', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+
+export function history(
+  db: Kysely<DB>,
+  accountId: string,
+  opts: { peer?: string; beforeSeq?: number; limit: number },
+) {
+  let q = db.selectFrom('wx_messages').selectAll().where('wx_account_id', '=', accountId);
+  if (opts.peer) q = q.where('peer', '=', opts.peer);
+  if (opts.beforeSeq !== undefined) q = q.where('seq', '<', opts.beforeSeq);
+  return q
+    .orderBy('seq', 'desc')
+    .limit(opts.limit + 1)
+    .execute();
+}
+
+// ---- the send queue (send-queue.ts): every claim and settle is one conditional update
 /** Claims the account's send slot (pacing); false when the slot is not free yet. */
 export async function claimSendSlot(
   db: Kysely<DB>,
@@ -160,18 +222,6 @@ export async function claimSendSlot(
     .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
-
-// ---- messages
-export const insertMessage = (db: Kysely<DB>, row: Insertable<WxMessagesTable>) =>
-  db.insertInto('wx_messages').values(row).execute();
-
-export const findMessage = (db: Kysely<DB>, accountId: string, id: string) =>
-  db
-    .selectFrom('wx_messages')
-    .selectAll()
-    .where('wx_account_id', '=', accountId)
-    .where('id', '=', id)
-    .executeTakeFirst();
 
 export const oldestQueued = (db: Kysely<DB>, accountId: string) =>
   db
@@ -194,8 +244,8 @@ export async function claimMessage(db: Kysely<DB>, id: string): Promise<boolean>
   return Number(res.numUpdatedRows) === 1;
 }
 
-/** Marks a claimed message sent or failed. */
-export const finishMessage = (db: Kysely<DB>, id: string, status: 'sent' | 'failed', error: string | null) =>
+/** Settles a claimed message: sent or failed (only while it is still claimed). */
+export const settleMessage = (db: Kysely<DB>, id: string, status: 'sent' | 'failed', error: string | null) =>
   db
     .updateTable('wx_messages')
     .set({ status, error })
@@ -232,20 +282,6 @@ export const accountsWithDueQueue = (db: Kysely<DB>, now: number) =>
     .where('wx_accounts.next_send_at', '<=', now)
     .limit(200)
     .execute();
-
-export function history(
-  db: Kysely<DB>,
-  accountId: string,
-  opts: { peer?: string; beforeSeq?: number; limit: number },
-) {
-  let q = db.selectFrom('wx_messages').selectAll().where('wx_account_id', '=', accountId);
-  if (opts.peer) q = q.where('peer', '=', opts.peer);
-  if (opts.beforeSeq !== undefined) q = q.where('seq', '<', opts.beforeSeq);
-  return q
-    .orderBy('seq', 'desc')
-    .limit(opts.limit + 1)
-    .execute();
-}
 
 // ---- address-list sync jobs
 export const insertSyncJob = (

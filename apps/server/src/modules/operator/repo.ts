@@ -1,6 +1,9 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import { contains, likePattern } from '../realname/repo.js';
+import { contains, likePattern } from '../../db/text-match.js';
+
+// The operator area's read models, over other modules' tables (users, company_ops, subscriptions,
+// api_accounts, wx_accounts, orders) in single queries; it writes none of them.
 
 type Eb = ExpressionBuilder<DB, 'users' | 'company_ops'>;
 
@@ -118,3 +121,56 @@ export async function companyPage(
 
 export const findCompany = (db: Kysely<DB>, id: string, now: number) =>
   companyViews(db, now).where('users.id', '=', id).executeTakeFirst();
+
+const count = async (q: Promise<{ n: number | string | bigint } | undefined>) => Number((await q)?.n ?? 0);
+
+/** The operator panel's totals at `now`, and the registrations and paid orders since `from`. */
+export async function panelFigures(db: Kysely<DB>, now: number, monthStart: number, from: number) {
+  const customers = db.selectFrom('users').where('role', '=', 'customer');
+  const [companies, verified, reviewing, paying, onlineAccounts, revenue, registered, paid] =
+    await Promise.all([
+      count(customers.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst()),
+      count(
+        customers
+          .where('real_name_status', '=', 1)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirst(),
+      ),
+      count(
+        customers
+          .where('real_name_status', '=', 2)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirst(),
+      ),
+      count(
+        db
+          .selectFrom('subscriptions')
+          .where('ends_at', '>', now)
+          .select((eb) => eb.fn.count<number>('company_id').distinct().as('n'))
+          .executeTakeFirst(),
+      ),
+      count(
+        db
+          .selectFrom('wx_accounts')
+          .where('status', '=', 'online')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirst(),
+      ),
+      count(
+        db
+          .selectFrom('orders')
+          .where('state', '=', 'paid')
+          .where('paid_at', '>=', monthStart)
+          .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount_fen'), eb.lit(0)).as('n'))
+          .executeTakeFirst(),
+      ),
+      customers.select('created_at').where('created_at', '>=', from).execute(),
+      db
+        .selectFrom('orders')
+        .select(['paid_at', 'amount_fen'])
+        .where('state', '=', 'paid')
+        .where('paid_at', '>=', from)
+        .execute(),
+    ]);
+  return { companies, verified, reviewing, paying, onlineAccounts, revenue, registered, paid };
+}

@@ -1,11 +1,12 @@
-import type { Company } from '@wxc/contract';
+import { type Company, DAY_MS } from '@wxc/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { AppError } from '../../lib/errors.js';
 import type { ApiAccountService } from '../api-accounts/service.js';
 import type { AuditService } from '../audit/service.js';
+import type { CompanyService } from '../company/service.js';
 import type { PackageService } from '../packages/service.js';
-import { DAY_MS, dayKey, monthDays } from '../statistics/intervals.js';
+import { dayKey, monthDays } from '../statistics/intervals.js';
 import * as repo from './repo.js';
 
 export function toCompany(row: repo.CompanyViewRow): Company {
@@ -32,75 +33,32 @@ export function toCompany(row: repo.CompanyViewRow): Company {
 
 export interface OperatorDeps {
   db: Kysely<DB>;
-  packages: PackageService;
-  apiAccounts: ApiAccountService;
+  /** A company's packages, as the company sees them (read-only view). */
+  packages: Pick<PackageService, 'mySubscriptions'>;
+  /** A company's sub-accounts, as the company sees them (read-only view). */
+  apiAccounts: Pick<ApiAccountService, 'list'>;
+  /** The operator's remark and service expiry of a company. */
+  companyOps: Pick<CompanyService, 'setRemark' | 'setServiceExpiry'>;
   audit: AuditService;
 }
 
 /** The operator area's read models (companies, totals) and its few writes (remark, expiry). */
-export function createOperatorService({ db, packages, apiAccounts, audit }: OperatorDeps) {
+export function createOperatorService({ db, packages, apiAccounts, companyOps, audit }: OperatorDeps) {
   async function company(id: string): Promise<Company> {
     const row = await repo.findCompany(db, id, Date.now());
     if (!row) throw new AppError('NOT_FOUND', '公司不存在');
     return toCompany(row);
   }
 
-  const count = async (q: Promise<{ n: number | string | bigint } | undefined>) => Number((await q)?.n ?? 0);
-
   return {
     company,
 
     async panel(days: number, now = Date.now()) {
-      const customers = db.selectFrom('users').where('role', '=', 'customer');
       const today = dayKey(now);
       const monthStart = monthDays(today.slice(0, 7))[0]!.start;
       const keys = Array.from({ length: days }, (_, i) => dayKey(now - (days - 1 - i) * DAY_MS));
       const from = now - days * DAY_MS - DAY_MS; // a day of slack; days are keyed below
-      const [companies, verified, reviewing, paying, onlineAccounts, revenue, registered, paid] =
-        await Promise.all([
-          count(customers.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst()),
-          count(
-            customers
-              .where('real_name_status', '=', 1)
-              .select((eb) => eb.fn.countAll<number>().as('n'))
-              .executeTakeFirst(),
-          ),
-          count(
-            customers
-              .where('real_name_status', '=', 2)
-              .select((eb) => eb.fn.countAll<number>().as('n'))
-              .executeTakeFirst(),
-          ),
-          count(
-            db
-              .selectFrom('subscriptions')
-              .where('ends_at', '>', now)
-              .select((eb) => eb.fn.count<number>('company_id').distinct().as('n'))
-              .executeTakeFirst(),
-          ),
-          count(
-            db
-              .selectFrom('wx_accounts')
-              .where('status', '=', 'online')
-              .select((eb) => eb.fn.countAll<number>().as('n'))
-              .executeTakeFirst(),
-          ),
-          count(
-            db
-              .selectFrom('orders')
-              .where('state', '=', 'paid')
-              .where('paid_at', '>=', monthStart)
-              .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount_fen'), eb.lit(0)).as('n'))
-              .executeTakeFirst(),
-          ),
-          customers.select('created_at').where('created_at', '>=', from).execute(),
-          db
-            .selectFrom('orders')
-            .select(['paid_at', 'amount_fen'])
-            .where('state', '=', 'paid')
-            .where('paid_at', '>=', from)
-            .execute(),
-        ]);
+      const { registered, paid, revenue, ...totals } = await repo.panelFigures(db, now, monthStart, from);
       const trend = new Map(
         keys.map((date) => [date, { date, registered: 0, paidOrders: 0, revenueFen: 0 }]),
       );
@@ -115,15 +73,7 @@ export function createOperatorService({ db, packages, apiAccounts, audit }: Oper
           day.revenueFen += Number(o.amount_fen);
         }
       }
-      return {
-        companies,
-        verified,
-        reviewing,
-        paying,
-        onlineAccounts,
-        revenueMonthFen: revenue,
-        trend: [...trend.values()],
-      };
+      return { ...totals, revenueMonthFen: revenue, trend: [...trend.values()] };
     },
 
     async companies(filter: repo.CompanyFilter, page: number, pageSize: number) {
@@ -133,26 +83,14 @@ export function createOperatorService({ db, packages, apiAccounts, audit }: Oper
 
     async updateRemark(operatorId: string, companyId: string, remark: string, ip: string) {
       await company(companyId);
-      const now = Date.now();
-      await db
-        .insertInto('company_ops')
-        .values({ company_id: companyId, remark, service_expires_at: null, updated_at: now })
-        .onConflict((oc) => oc.column('company_id').doUpdateSet({ remark, updated_at: now }))
-        .execute();
+      await companyOps.setRemark(companyId, remark);
       await audit.record({ userId: operatorId, action: 'company.remark', ip, detail: { companyId } });
       return company(companyId);
     },
 
     async updateExpireTime(operatorId: string, companyId: string, expireAt: number | null, ip: string) {
       await company(companyId);
-      const now = Date.now();
-      await db
-        .insertInto('company_ops')
-        .values({ company_id: companyId, service_expires_at: expireAt, updated_at: now })
-        .onConflict((oc) =>
-          oc.column('company_id').doUpdateSet({ service_expires_at: expireAt, updated_at: now }),
-        )
-        .execute();
+      await companyOps.setServiceExpiry(companyId, expireAt);
       await audit.record({
         userId: operatorId,
         action: 'company.expireAt',

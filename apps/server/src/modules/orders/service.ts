@@ -1,13 +1,12 @@
-import { ORDER_PAY_WINDOW_MS, type Order } from '@wxc/contract';
+import { DAY_MS, ORDER_PAY_WINDOW_MS, type Order } from '@wxc/contract';
 import type { Kysely, Transaction } from 'kysely';
 import type { DB, OrderRow } from '../../db/schema.js';
 import { newId, randomDigits } from '../../lib/crypto.js';
 import { AppError } from '../../lib/errors.js';
 import { withLock } from '../../lib/lock.js';
 import type { AuditService } from '../audit/service.js';
-import * as packages from '../packages/repo.js';
-import { DAY_MS } from '../packages/service.js';
-import type { CompanyGate } from '../realname/gate.js';
+import type { CompanyGate } from '../company/service.js';
+import type { PackageService } from '../packages/service.js';
 import * as repo from './repo.js';
 
 export function toOrder(row: OrderRow): Order {
@@ -41,14 +40,29 @@ const CLOSED_MESSAGES: Record<string, string> = {
   expired: '订单已超时未支付，请重新下单',
 };
 
+/** An order row of the operator's list, with its company. */
+function toAdminOrder(row: OrderRow & { company_name: string; company_account: string }) {
+  return {
+    ...toOrder(row),
+    companyId: row.company_id,
+    companyName: row.company_name,
+    companyAccount: row.company_account,
+  };
+}
+
 export type PaymentMethod = 'sandbox' | 'offline';
 
-export function createOrderService(
-  db: Kysely<DB>,
-  audit: AuditService,
+export interface OrderDeps {
+  db: Kysely<DB>;
+  audit: AuditService;
+  /** The packages orders snapshot, and the subscriptions a payment grants or extends. */
+  packages: Pick<PackageService, 'findPackage' | 'findSubscription' | 'grant' | 'extend'>;
   /** Operator rules (real-name switch, service expiry, tier vs access mode) checked before an order is placed. */
-  gate?: Pick<CompanyGate, 'assertMayTrade' | 'assertTierFits'>,
-) {
+  gate?: Pick<CompanyGate, 'assertMayTrade' | 'assertTierFits'> | undefined;
+}
+
+/** Orders (table `orders`): placed once per idempotency key, paid under the company's quota lock. */
+export function createOrderService({ db, audit, packages, gate }: OrderDeps) {
   type Draft = Omit<
     OrderRow,
     | 'id'
@@ -114,32 +128,25 @@ export function createOrderService(
       if (!allowed.includes(fresh.state) || (method === 'sandbox' && fresh.pay_deadline <= now)) {
         throw new AppError('CONFLICT', CLOSED_MESSAGES[fresh.state] ?? CLOSED_MESSAGES.expired);
       }
-      const span = fresh.duration_days * fresh.quantity * DAY_MS;
+      const spanMs = fresh.duration_days * fresh.quantity * DAY_MS;
       let subscriptionId = fresh.subscription_id;
       if (fresh.kind === 'buy') {
-        subscriptionId = newId();
-        await packages.insertSubscription(trx, {
-          id: subscriptionId,
-          company_id: fresh.company_id,
-          package_id: fresh.package_id,
-          package_name: fresh.package_name,
-          tier: fresh.tier,
-          slots: fresh.slots,
-          starts_at: now,
-          ends_at: now + span,
-          created_at: now,
-          updated_at: now,
-        });
+        subscriptionId = await packages.grant(
+          trx,
+          {
+            companyId: fresh.company_id,
+            packageId: fresh.package_id,
+            packageName: fresh.package_name,
+            tier: fresh.tier,
+            slots: fresh.slots,
+            spanMs,
+          },
+          now,
+        );
       } else {
-        const sub = await packages.findSubscription(trx, fresh.company_id, fresh.subscription_id!);
+        const sub = await packages.findSubscription(fresh.company_id, fresh.subscription_id!, trx);
         if (!sub) throw new AppError('NOT_FOUND', '要续费的套餐不存在');
-        // Renewal extends from the current end, or from now if the package has lapsed.
-        const lapsed = sub.ends_at <= now;
-        await packages.updateSubscription(trx, sub.id, {
-          starts_at: lapsed ? now : sub.starts_at,
-          ends_at: (lapsed ? now : sub.ends_at) + span,
-          updated_at: now,
-        });
+        await packages.extend(trx, sub, spanMs, now);
       }
       const moved = await repo.transition(trx, fresh.id, allowed, {
         state: 'paid',
@@ -166,7 +173,7 @@ export function createOrderService(
       const same = (o: OrderRow) =>
         o.kind === 'buy' && o.package_id === input.packageId && o.quantity === input.quantity;
       return place(companyId, input.idempotencyKey, same, async () => {
-        const pkg = await packages.findPackage(db, input.packageId);
+        const pkg = await packages.findPackage(input.packageId);
         if (pkg?.on_sale !== 1) throw new AppError('NOT_FOUND', '套餐不存在或已下架');
         await gate?.assertTierFits(companyId, [pkg.tier], 'buy');
         return {
@@ -191,9 +198,9 @@ export function createOrderService(
       const same = (o: OrderRow) =>
         o.kind === 'renew' && o.subscription_id === input.subscriptionId && o.quantity === input.quantity;
       return place(companyId, input.idempotencyKey, same, async () => {
-        const sub = await packages.findSubscription(db, companyId, input.subscriptionId);
+        const sub = await packages.findSubscription(companyId, input.subscriptionId);
         if (!sub) throw new AppError('NOT_FOUND', '已购套餐不存在');
-        const pkg = await packages.findPackage(db, sub.package_id);
+        const pkg = await packages.findPackage(sub.package_id);
         if (!pkg) throw new AppError('NOT_FOUND', '套餐不存在');
         await gate?.assertTierFits(companyId, [sub.tier], 'buy');
         // The renewal keeps the subscription's slots and takes the package's current period and price.
@@ -238,10 +245,18 @@ export function createOrderService(
       return toOrder((await repo.findByNo(db, orderNo))!);
     },
 
+    /** A company's orders, newest first. */
     async list(filter: repo.OrderFilter, page: number, pageSize: number) {
       await repo.expireOverdue(db, Date.now());
       const { rows, total } = await repo.page(db, filter, page, pageSize, 'created_at');
-      return { rows, total, page, pageSize };
+      return { list: rows.map(toOrder), total, page, pageSize };
+    },
+
+    /** Every company's orders (operator), newest first. */
+    async adminList(filter: repo.OrderFilter, page: number, pageSize: number) {
+      await repo.expireOverdue(db, Date.now());
+      const { rows, total } = await repo.page(db, filter, page, pageSize, 'created_at');
+      return { list: rows.map(toAdminOrder), total, page, pageSize };
     },
 
     async consumeRecords(companyId: string, page: number, pageSize: number) {
@@ -267,6 +282,8 @@ export function createOrderService(
         ip,
         detail: { orderNo, companyId: row.company_id },
       });
+      const { rows } = await repo.page(db, { orderNo }, 1, 1, 'created_at');
+      return toAdminOrder(rows[0]!);
     },
   };
 }

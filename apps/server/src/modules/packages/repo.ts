@@ -62,15 +62,3 @@ export async function activeSlots(db: Kysely<DB>, companyId: string, now: number
     .executeTakeFirstOrThrow();
   return Number(row.n ?? 0);
 }
-
-/** Slots allocated to the company's active sub-accounts (optionally leaving one out). */
-export async function allocatedSlots(db: Kysely<DB>, companyId: string, exceptId?: string): Promise<number> {
-  let q = db
-    .selectFrom('api_accounts')
-    .select((eb) => eb.fn.sum<number>('available_num').as('n'))
-    .where('company_id', '=', companyId)
-    .where('status', '=', 'active');
-  if (exceptId) q = q.where('id', '!=', exceptId);
-  const row = await q.executeTakeFirstOrThrow();
-  return Number(row.n ?? 0);
-}

@@ -1,5 +1,6 @@
 import {
   accessModesOf,
+  DAY_MS,
   EXPIRING_SOON_DAYS,
   type Package,
   type Subscription,
@@ -10,8 +11,6 @@ import type { DB, PackageRow, SubscriptionRow } from '../../db/schema.js';
 import { newId } from '../../lib/crypto.js';
 import { AppError } from '../../lib/errors.js';
 import * as repo from './repo.js';
-
-export const DAY_MS = 86_400_000;
 
 export function toPackage(row: PackageRow): Package {
   return {
@@ -63,10 +62,30 @@ export interface PackageInput {
   description: string;
 }
 
-export function createPackageService(db: Kysely<DB>, publicUrl: string) {
-  async function quota(companyId: string, now = Date.now(), exec: Kysely<DB> = db): Promise<Quota> {
-    const totalSlots = await repo.activeSlots(exec, companyId, now);
-    const allocated = await repo.allocatedSlots(exec, companyId);
+/** What a paid order grants: a new subscription (the order's snapshot of the package). */
+export interface Grant {
+  companyId: string;
+  packageId: string;
+  packageName: string;
+  tier: Package['tier'];
+  slots: number;
+  spanMs: number;
+}
+
+export interface PackageDeps {
+  db: Kysely<DB>;
+  publicUrl: string;
+  /** Slots allocated to the company's active sub-accounts (module api-accounts). */
+  allocatedSlots(companyId: string): Promise<number>;
+  /** Whether API access is open, and how many sub-accounts (module api-accounts; for openService). */
+  apiSummary(companyId: string): Promise<{ apiOpened: boolean; subAccountCount: number }>;
+}
+
+/** The package catalogue and the subscriptions bought from it (tables `packages`, `subscriptions`). */
+export function createPackageService({ db, publicUrl, allocatedSlots, apiSummary }: PackageDeps) {
+  async function quota(companyId: string, now = Date.now()): Promise<Quota> {
+    const totalSlots = await repo.activeSlots(db, companyId, now);
+    const allocated = await allocatedSlots(companyId);
     return { totalSlots, allocatedSlots: allocated, freeSlots: Math.max(0, totalSlots - allocated) };
   }
 
@@ -74,8 +93,59 @@ export function createPackageService(db: Kysely<DB>, publicUrl: string) {
     return (await repo.listSubscriptions(db, companyId)).map((r) => toSubscription(r, now));
   }
 
+  async function activeServices(companyId: string) {
+    const list = await subscriptions(companyId, Date.now());
+    const active = list.filter((s) => s.status === 'active');
+    return {
+      services: active,
+      serviceEndsAt: active.length ? Math.max(...active.map((s) => s.endsAt)) : null,
+    };
+  }
+
   return {
     quota,
+
+    /** Slots of the company's packages in force at `now`; `exec`: the caller's transaction (quota lock). */
+    activeSlots: (companyId: string, now = Date.now(), exec: Kysely<DB> = db) =>
+      repo.activeSlots(exec, companyId, now),
+
+    /** A package row (orders snapshot it), on sale or not. */
+    findPackage: (id: string) => repo.findPackage(db, id),
+
+    /** One of the company's subscriptions; `exec`: the caller's transaction. */
+    findSubscription: (companyId: string, id: string, exec: Kysely<DB> = db) =>
+      repo.findSubscription(exec, companyId, id),
+
+    /** A new subscription from `now` (a paid buy order), in the caller's transaction. */
+    async grant(exec: Kysely<DB>, grant: Grant, now: number): Promise<string> {
+      const id = newId();
+      await repo.insertSubscription(exec, {
+        id,
+        company_id: grant.companyId,
+        package_id: grant.packageId,
+        package_name: grant.packageName,
+        tier: grant.tier,
+        slots: grant.slots,
+        starts_at: now,
+        ends_at: now + grant.spanMs,
+        created_at: now,
+        updated_at: now,
+      });
+      return id;
+    },
+
+    /**
+     * A paid renewal, in the caller's transaction: extends from the current end, or from now if the
+     * package has lapsed.
+     */
+    async extend(exec: Kysely<DB>, sub: SubscriptionRow, spanMs: number, now: number): Promise<void> {
+      const lapsed = sub.ends_at <= now;
+      await repo.updateSubscription(exec, sub.id, {
+        starts_at: lapsed ? now : sub.starts_at,
+        ends_at: (lapsed ? now : sub.ends_at) + spanMs,
+        updated_at: now,
+      });
+    },
 
     async catalogue() {
       return (await repo.listPackages(db, true)).map(toPackage).sort(byTierThenPrice);
@@ -105,13 +175,11 @@ export function createPackageService(db: Kysely<DB>, publicUrl: string) {
       return { show: (await repo.activeSlots(db, companyId, Date.now())) > 0, api: publicUrl };
     },
 
-    async activeServices(companyId: string) {
-      const list = await subscriptions(companyId, Date.now());
-      const active = list.filter((s) => s.status === 'active');
-      return {
-        services: active,
-        serviceEndsAt: active.length ? Math.max(...active.map((s) => s.endsAt)) : null,
-      };
+    activeServices,
+
+    /** 已开通服务: the packages in force and the company's API access. */
+    async openService(companyId: string) {
+      return { ...(await activeServices(companyId)), ...(await apiSummary(companyId)) };
     },
 
     async savePackage(id: string | undefined, input: PackageInput) {

@@ -1,43 +1,17 @@
-import { type Expression, type Insertable, type Kysely, type SqlBool, sql } from 'kysely';
-import type { DB, RealnameImagesTable, RealnameReviewsTable, ReviewStateValue } from '../../db/schema.js';
+import type { Insertable, Kysely } from 'kysely';
+import type { DB, RealnameReviewsTable, ReviewStateValue } from '../../db/schema.js';
+import { contains, likePattern } from '../../db/text-match.js';
 
-export const insertImage = (db: Kysely<DB>, row: Insertable<RealnameImagesTable>) =>
-  db.insertInto('realname_images').values(row).execute();
-
-export const findImage = (db: Kysely<DB>, id: string) =>
-  db.selectFrom('realname_images').selectAll().where('id', '=', id).executeTakeFirst();
-
-export const imagesByIds = (db: Kysely<DB>, ids: string[]) =>
-  ids.length === 0
-    ? Promise.resolve([])
-    : db.selectFrom('realname_images').selectAll().where('id', 'in', ids).execute();
-
-/** Images of a company that no submission uses, uploaded before `before` (uploadImg leftovers). */
-export const orphanImages = (db: Kysely<DB>, companyId: string, before: number) =>
-  db
-    .selectFrom('realname_images')
-    .selectAll()
-    .where('company_id', '=', companyId)
-    .where('created_at', '<', before)
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('realname_reviews')
-            .select('realname_reviews.id')
-            .where((w) =>
-              w.or([
-                w('realname_reviews.social_image_id', '=', w.ref('realname_images.id')),
-                w('realname_reviews.licence_image_id', '=', w.ref('realname_images.id')),
-              ]),
-            ),
-        ),
-      ),
-    )
+/** Which of these file ids some submission names (the others are uploadImg leftovers). */
+export async function usedImageIds(db: Kysely<DB>, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('realname_reviews')
+    .select(['social_image_id', 'licence_image_id'])
+    .where((eb) => eb.or([eb('social_image_id', 'in', [...ids]), eb('licence_image_id', 'in', [...ids])]))
     .execute();
-
-export const deleteImage = (db: Kysely<DB>, id: string) =>
-  db.deleteFrom('realname_images').where('id', '=', id).execute();
+  return new Set(rows.flatMap((r) => [r.social_image_id, r.licence_image_id]));
+}
 
 export const insertReview = (db: Kysely<DB>, row: Insertable<RealnameReviewsTable>) =>
   db.insertInto('realname_reviews').values(row).execute();
@@ -77,12 +51,6 @@ export interface ReviewFilter {
   keyword?: string | undefined;
   userId?: string | undefined;
 }
-
-/** `%keyword%` for LIKE, the keyword's own wildcards escaped (used with `escape '\\'`). */
-export const likePattern = (keyword: string) => `%${keyword.toLowerCase().replace(/[%_\\]/g, '\\$&')}%`;
-/** Case-insensitive substring match on both SQLite and PostgreSQL. */
-export const contains = (column: string, pattern: string): Expression<SqlBool> =>
-  sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
 
 export async function reviewPage(db: Kysely<DB>, filter: ReviewFilter, page: number, pageSize: number) {
   let q = db

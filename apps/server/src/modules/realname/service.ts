@@ -1,80 +1,55 @@
-import { createHmac, randomBytes } from 'node:crypto';
-import { type RealNameInfo, type RealNameReview, RealNameStatus } from '@wxc/contract';
-import { REAL_NAME_LINK_TTL_SECONDS } from '@wxc/contract/calls/realname';
+import { DAY_MS, type RealNameInfo, type RealNameReview, RealNameStatus } from '@wxc/contract';
 import type { Kysely } from 'kysely';
-import type { DB, RealnameImageRow, ReviewStateValue } from '../../db/schema.js';
-import { newId, safeEqual } from '../../lib/crypto.js';
+import type { DB, FileRow, ReviewStateValue } from '../../db/schema.js';
+import { newId } from '../../lib/crypto.js';
 import { AppError } from '../../lib/errors.js';
 import type { AuditService } from '../audit/service.js';
+import type { UserDirectory } from '../auth/users.js';
 import type { EventBus } from '../events/bus.js';
-import * as settingsRepo from '../settings/repo.js';
+import type { FileService } from '../files/service.js';
+import type { ImageUpload } from '../files/upload.js';
 import type { SettingsService } from '../settings/service.js';
-import type { FileStorage } from '../storage/local.js';
 import * as repo from './repo.js';
-import type { ImageUpload } from './upload.js';
 
-const URL_KEY_SETTING = 'realname_url_key';
 /** uploadImg leftovers no submission uses are removed after this long. */
-const ORPHAN_AFTER_MS = 24 * 3_600_000;
-/** Image links: /realname/image/<id>?exp=<ms>&sig=<hex>. */
-export const IMAGE_PATH = '/realname/image/';
-const ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
-const LINK_PATTERN = /\/realname\/image\/([A-Za-z0-9_-]{8,64})(?:[?#]|$)/;
+const ORPHAN_AFTER_MS = DAY_MS;
 
 export interface RealNameDeps {
   db: Kysely<DB>;
-  storage: FileStorage;
-  settings: SettingsService;
+  /** The images: files of kind `realname`, with short-lived links. */
+  files: Pick<FileService, 'save' | 'link' | 'idOf' | 'findMany' | 'olderThan' | 'remove'>;
+  /** The company's status lives on its user row. */
+  users: Pick<UserDirectory, 'customer' | 'setRealNameStatus'>;
+  settings: Pick<SettingsService, 'isOn' | 'setSwitch'>;
   audit: AuditService;
   bus: EventBus;
 }
 
 /**
- * Real-name verification (spec §3, §4): images in storage with a row each, one review per
- * submission, the company's status on its user row. Images are served only through short-lived
- * links signed here and handed out only to the owner and operators.
+ * Real-name verification (spec §3, §4): images are files (kind `realname`), one review per
+ * submission, the company's status on its user row. Image links live minutes and are handed out
+ * only to the owner and operators.
  */
-export function createRealNameService({ db, storage, settings, audit, bus }: RealNameDeps) {
-  let key: Promise<string> | undefined;
-  const urlKey = () => {
-    key ??= (async () => {
-      await settingsRepo.insertIfAbsent(db, URL_KEY_SETTING, randomBytes(32).toString('hex'), Date.now());
-      return (await settingsRepo.get(db, URL_KEY_SETTING))!;
-    })();
-    return key;
-  };
-  const sign = async (id: string, exp: number) =>
-    createHmac('sha256', await urlKey())
-      .update(`realname.${id}.${exp}`)
-      .digest('hex');
-
-  async function link(id: string) {
-    const exp = Date.now() + REAL_NAME_LINK_TTL_SECONDS * 1000;
-    return `${IMAGE_PATH}${id}?exp=${exp}&sig=${await sign(id, exp)}`;
-  }
-
+export function createRealNameService({ db, files, users, settings, audit, bus }: RealNameDeps) {
   async function imageViews(socialId: string, licenceId: string) {
-    const rows = await repo.imagesByIds(db, [socialId, licenceId]);
-    const byId = new Map(rows.map((r) => [r.id, r]));
+    const rows = await files.findMany([socialId, licenceId]);
+    const byId = new Map(rows.filter((r) => r.kind === 'realname').map((r) => [r.id, r]));
     const out = [];
     for (const [slot, id] of [
       ['social', socialId],
       ['licence', licenceId],
     ] as const) {
       const row = byId.get(id);
-      if (row) out.push({ id, slot, url: await link(id), mime: row.mime, size: Number(row.size) });
+      if (row)
+        out.push({ id, slot, url: (await files.link(row)).url, mime: row.mime, size: Number(row.size) });
     }
     return out;
   }
 
   async function companyRow(userId: string) {
-    const user = await db
-      .selectFrom('users')
-      .select(['id', 'role', 'real_name_status'])
-      .where('id', '=', userId)
-      .executeTakeFirst();
-    if (user?.role !== 'customer') throw new AppError('NOT_FOUND', '公司不存在');
-    return user;
+    const company = await users.customer(userId);
+    if (!company) throw new AppError('NOT_FOUND', '公司不存在');
+    return company;
   }
 
   async function info(companyId: string): Promise<RealNameInfo> {
@@ -82,11 +57,11 @@ export function createRealNameService({ db, storage, settings, audit, bus }: Rea
     const review = await repo.latestReview(db, companyId);
     const images = review ? await imageViews(review.social_image_id, review.licence_image_id) : [];
     return {
-      status: user.real_name_status,
+      status: user.realNameStatus,
       imgs: images.map((i) => i.url),
       images,
       refuseReason:
-        user.real_name_status === RealNameStatus.REFUSED && review?.state === 'refused'
+        user.realNameStatus === RealNameStatus.REFUSED && review?.state === 'refused'
           ? review.refuse_reason
           : null,
       submittedAt: review ? Number(review.submitted_at) : null,
@@ -96,31 +71,13 @@ export function createRealNameService({ db, storage, settings, audit, bus }: Rea
 
   async function assertMaySubmit(companyId: string) {
     const user = await companyRow(companyId);
-    if (user.real_name_status === RealNameStatus.VERIFIED) {
+    if (user.realNameStatus === RealNameStatus.VERIFIED) {
       throw new AppError('CONFLICT', '已通过实名认证，无需重复提交');
     }
   }
 
-  async function store(companyId: string, file: ImageUpload): Promise<RealnameImageRow> {
-    const id = newId();
-    const row = {
-      id,
-      company_id: companyId,
-      mime: file.mime,
-      size: file.data.length,
-      file_name: file.fileName,
-      storage_key: `realname/${id}`,
-      created_at: Date.now(),
-    };
-    await storage.put(row.storage_key, file.data);
-    try {
-      await repo.insertImage(db, row);
-    } catch (err) {
-      await storage.delete(row.storage_key);
-      throw err;
-    }
-    return row;
-  }
+  const store = (companyId: string, file: ImageUpload): Promise<FileRow> =>
+    files.save('realname', { companyId, data: file.data, fileName: file.fileName, mime: file.mime });
 
   /** A new submission: the pending one (if any) is superseded; the company is under review. */
   async function submit(companyId: string, socialId: string, licenceId: string, ip: string) {
@@ -138,28 +95,20 @@ export function createRealNameService({ db, storage, settings, audit, bus }: Rea
         decided_at: null,
         decided_by: null,
       });
-      await trx
-        .updateTable('users')
-        .set({ real_name_status: RealNameStatus.REVIEWING, updated_at: now })
-        .where('id', '=', companyId)
-        .execute();
+      await users.setRealNameStatus(companyId, RealNameStatus.REVIEWING, trx);
     });
     await audit.record({ userId: companyId, action: 'realname.submit', ip, detail: { socialId, licenceId } });
     bus.publish({ kind: 'realname', companyId, status: RealNameStatus.REVIEWING });
     return info(companyId);
   }
 
-  /** An image id from an id or a link this service issued; null when it is neither. */
-  function imageIdOf(ref: string): string | null {
-    if (ID_PATTERN.test(ref)) return ref;
-    return LINK_PATTERN.exec(ref)?.[1] ?? null;
-  }
-
   async function cleanOrphans(companyId: string) {
-    for (const row of await repo.orphanImages(db, companyId, Date.now() - ORPHAN_AFTER_MS)) {
-      await repo.deleteImage(db, row.id);
-      await storage.delete(row.storage_key);
-    }
+    const old = await files.olderThan('realname', companyId, Date.now() - ORPHAN_AFTER_MS);
+    const used = await repo.usedImageIds(
+      db,
+      old.map((f) => f.id),
+    );
+    for (const file of old) if (!used.has(file.id)) await files.remove(file);
   }
 
   return {
@@ -179,10 +128,10 @@ export function createRealNameService({ db, storage, settings, audit, bus }: Rea
     },
 
     /** uploadRealNameSource: both images at once, already checked (nothing stored otherwise). */
-    async submitUploads(companyId: string, files: [ImageUpload, ImageUpload], ip: string) {
+    async submitUploads(companyId: string, images: [ImageUpload, ImageUpload], ip: string) {
       await assertMaySubmit(companyId);
-      const social = await store(companyId, files[0]);
-      const licence = await store(companyId, files[1]);
+      const social = await store(companyId, images[0]);
+      const licence = await store(companyId, images[1]);
       return submit(companyId, social.id, licence.id, ip);
     },
 
@@ -191,17 +140,17 @@ export function createRealNameService({ db, storage, settings, audit, bus }: Rea
       await assertMaySubmit(companyId);
       await cleanOrphans(companyId);
       const row = await store(companyId, file);
-      return { id: row.id, url: await link(row.id), mime: row.mime, size: row.size };
+      return { id: row.id, url: (await files.link(row)).url, mime: row.mime, size: row.size };
     },
 
     /** updateRealNameImgs: re-submits images this company uploaded before (ids or issued links). */
     async resubmit(companyId: string, refs: string[], ip: string) {
       await assertMaySubmit(companyId);
-      const ids = refs.map(imageIdOf);
+      const ids = refs.map((ref) => files.idOf('realname', ref));
       if (ids.some((id) => id === null)) throw new AppError('BAD_REQUEST', 'imgs：图片地址无效，请重新上传');
-      const rows = await repo.imagesByIds(db, ids as string[]);
+      const rows = await files.findMany(ids as string[]);
       for (const id of ids) {
-        if (!rows.some((r) => r.id === id && r.company_id === companyId)) {
+        if (!rows.some((r) => r.id === id && r.kind === 'realname' && r.company_id === companyId)) {
           throw new AppError('NOT_FOUND', '图片不存在，请重新上传');
         }
       }
@@ -226,11 +175,7 @@ export function createRealNameService({ db, storage, settings, audit, bus }: Rea
           decided_by: operatorId,
         });
         if (n === 0) return false;
-        await trx
-          .updateTable('users')
-          .set({ real_name_status: status, updated_at: now })
-          .where('id', '=', companyId)
-          .execute();
+        await users.setRealNameStatus(companyId, status, trx);
         return true;
       });
       if (!closed) throw new AppError('CONFLICT', '该公司当前没有待审核的实名资料（可能已被其他运营处理）');
@@ -270,16 +215,6 @@ export function createRealNameService({ db, storage, settings, audit, bus }: Rea
       await settings.setSwitch('realName', on);
       await audit.record({ userId: operatorId, action: 'settings.realName', ip, detail: { open: on } });
       return { open: on };
-    },
-
-    /** The file behind a signed link, or null when the link is wrong, expired or the file is gone. */
-    async open(id: string, exp: string, sig: string) {
-      if (!ID_PATTERN.test(id) || !/^\d{13}$/.test(exp) || Number(exp) < Date.now()) return null;
-      if (!/^[0-9a-f]{64}$/.test(sig) || !safeEqual(await sign(id, Number(exp)), sig)) return null;
-      const row = await repo.findImage(db, id);
-      if (!row) return null;
-      const data = await storage.get(row.storage_key);
-      return data ? { row, data } : null;
     },
   };
 }

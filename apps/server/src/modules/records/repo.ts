@@ -1,32 +1,10 @@
-import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { DB, WxAccountsTable } from '../../db/schema.js';
-import type { WxAccountViewRow } from './mappers.js';
+import { contains, likePattern } from '../../db/text-match.js';
+import type { WxAccountViewRow } from '../messaging/mappers.js';
 
-/** `%keyword%` for LIKE, with the wildcards of the keyword itself escaped (used with `escape '\'`). */
-const likePattern = (keyword: string) => `%${keyword.toLowerCase().replace(/[%_\\]/g, '\\$&')}%`;
-/** Case-insensitive substring match on both SQLite and PostgreSQL. */
-const contains = (column: string, pattern: string): Expression<SqlBool> =>
-  sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
-
-/**
- * Messaging accounts with their sub-account's name in one query, ready for `toWxAccount`. The
- * gateway may build on it (add a where clause) so every account view is the same shape.
- */
-export const accountViews = (db: Kysely<DB>, companyId: string) =>
-  db
-    .selectFrom('wx_accounts')
-    .innerJoin('api_accounts', 'api_accounts.id', 'wx_accounts.api_account_id')
-    .selectAll('wx_accounts')
-    .select('api_accounts.name as sub_account_name')
-    .where('wx_accounts.company_id', '=', companyId);
-
-/** One account of the company by wxid, with its sub-account's name. */
-export const findAccountView = (
-  db: Kysely<DB>,
-  companyId: string,
-  wxid: string,
-): Promise<WxAccountViewRow | undefined> =>
-  accountViews(db, companyId).where('wx_accounts.wxid', '=', wxid).executeTakeFirst();
+// The console's read views of the gateway's records (wx_accounts, wx_logins, wx_devices, with the
+// sub-account's name from api_accounts). Written only by the gateway.
 
 export interface AccountFilter {
   status?: WxAccountsTable['status'];
@@ -68,22 +46,6 @@ export async function accountPage(
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };
-}
-
-/** Sets fields of the company's account; false when the company has no such wxid. */
-export async function updateAccount(
-  db: Kysely<DB>,
-  companyId: string,
-  wxid: string,
-  patch: { remark?: string; expire_at?: number | null; updated_at: number },
-): Promise<boolean> {
-  const res = await db
-    .updateTable('wx_accounts')
-    .set(patch)
-    .where('company_id', '=', companyId)
-    .where('wxid', '=', wxid)
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) > 0;
 }
 
 /** A page of login records (one per QR), newest first, with the nickname of the account that logged in. */

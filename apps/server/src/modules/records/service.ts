@@ -2,13 +2,9 @@ import type { WxAccount } from '@wxc/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { AppError } from '../../lib/errors.js';
-import {
-  type DeviceRecord,
-  type LoginRecord,
-  toDeviceRecord,
-  toLoginRecord,
-  toWxAccount,
-} from './mappers.js';
+import { toWxAccount } from '../messaging/mappers.js';
+import type { Gateway } from '../messaging/service.js';
+import { type DeviceRecord, type LoginRecord, toDeviceRecord, toLoginRecord } from './mappers.js';
 import * as repo from './repo.js';
 
 export interface Page<T> {
@@ -18,26 +14,28 @@ export interface Page<T> {
   pageSize: number;
 }
 
-/** Records of the messaging gateway as the console reads them: accounts, login sessions, devices. */
-export function createRecordService(db: Kysely<DB>, now: () => number = Date.now) {
-  async function account(companyId: string, wxid: string): Promise<WxAccount> {
-    const row = await repo.findAccountView(db, companyId, wxid);
-    if (!row) throw new AppError('NOT_FOUND', '微信账号不存在');
-    return toWxAccount(row);
-  }
+export interface RecordDeps {
+  db: Kysely<DB>;
+  /** The customer's fields of an account are written by the gateway, which owns the accounts. */
+  accounts: Pick<Gateway, 'updateAccount'>;
+}
 
+/** Records of the messaging gateway as the console reads them: accounts, login sessions, devices. */
+export function createRecordService({ db, accounts }: RecordDeps) {
   async function update(
     companyId: string,
     wxid: string,
     patch: { remark?: string; expire_at?: number | null },
-  ) {
-    const found = await repo.updateAccount(db, companyId, wxid, { ...patch, updated_at: now() });
-    if (!found) throw new AppError('NOT_FOUND', '微信账号不存在');
-    return account(companyId, wxid);
+  ): Promise<WxAccount> {
+    const account = await accounts.updateAccount(companyId, wxid, patch);
+    if (!account) throw new AppError('NOT_FOUND', '微信账号不存在');
+    return account;
   }
 
   return {
-    account,
+    /** A page of the company's accounts as rows (statistics adds today's message counts to them). */
+    accountRows: (companyId: string, filter: repo.AccountFilter, page: number, pageSize: number) =>
+      repo.accountPage(db, companyId, filter, page, pageSize),
 
     async accounts(
       companyId: string,

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Selectable } from 'kysely';
 import type { DB, SimContactsTable } from '../../db/schema.js';
 import { newId } from '../../lib/crypto.js';
-import type { MediaService } from '../media/service.js';
+import type { FileService } from '../files/service.js';
 import type {
   AccountRef,
   IncomingMessage,
@@ -18,7 +18,10 @@ import * as repo from './repo.js';
 export interface SimulatorOptions {
   db: Kysely<DB>;
   log: FastifyBaseLogger;
-  media: MediaService;
+  /** Where the pictures and files contacts send are stored (kind `media`). */
+  files: Pick<FileService, 'save'>;
+  /** A few online accounts, most recent first (the gateway's; for group chatter). */
+  onlineAccounts(limit: number): Promise<AccountRef[]>;
   publicUrl: string;
   /** How long a virtual contact takes to answer (0: at once). */
   replyDelayMs: number;
@@ -52,7 +55,7 @@ const CHATTER = [
  * pictures and files, and groups chat, so incoming messages and callbacks can be exercised.
  */
 export function createSimulator(opts: SimulatorOptions) {
-  const { db, log, media } = opts;
+  const { db, log, files } = opts;
   let events: ProviderEvents | undefined;
   const pending = new Set<NodeJS.Timeout>();
   let chatter: NodeJS.Timeout | undefined;
@@ -95,20 +98,20 @@ export function createSimulator(opts: SimulatorOptions) {
     sender: string,
     caption: string,
   ): Promise<IncomingMessage> {
-    const stored = await media.save(
-      account.companyId,
-      'received',
-      Buffer.from(pictureSvg(caption, newId())),
-      'picture.svg',
-      'image/svg+xml',
-    );
+    const stored = await files.save('media', {
+      companyId: account.companyId,
+      origin: 'received',
+      data: Buffer.from(pictureSvg(caption, newId())),
+      fileName: 'picture.svg',
+      mime: 'image/svg+xml',
+    });
     return {
       peer,
       sender,
       type: 3,
       appType: null,
       content: caption,
-      media: { mediaId: stored.mediaId, mime: stored.mime, size: stored.size },
+      media: { mediaId: stored.id, mime: stored.mime, size: stored.size },
     };
   }
 
@@ -119,14 +122,20 @@ export function createSimulator(opts: SimulatorOptions) {
     name: string,
   ): Promise<IncomingMessage> {
     const body = Buffer.from(`%PDF-1.4\n% ${name} (模拟器生成的示例文件)\n%%EOF\n`);
-    const stored = await media.save(account.companyId, 'received', body, name, 'application/pdf');
+    const stored = await files.save('media', {
+      companyId: account.companyId,
+      origin: 'received',
+      data: body,
+      fileName: name,
+      mime: 'application/pdf',
+    });
     return {
       peer,
       sender,
       type: 49,
       appType: 6,
       content: name,
-      media: { mediaId: stored.mediaId, mime: stored.mime, size: stored.size, fileName: name },
+      media: { mediaId: stored.id, mime: stored.mime, size: stored.size, fileName: name },
     };
   }
 
@@ -173,19 +182,12 @@ export function createSimulator(opts: SimulatorOptions) {
   }
 
   async function chatterTick() {
-    const online = await repo.someOnlineAccounts(db, 3);
-    for (const row of online) {
-      const account = {
-        accountId: row.id,
-        companyId: row.company_id,
-        wxid: row.wxid,
-        deviceId: row.device_id,
-      };
-      const rooms = (await repo.contacts(db, row.id)).filter((c) => c.kind === 'chatroom');
+    for (const account of await opts.onlineAccounts(3)) {
+      const rooms = (await repo.contacts(db, account.accountId)).filter((c) => c.kind === 'chatroom');
       const room = rooms[Math.floor(Math.random() * rooms.length)];
       if (!room) continue;
-      const members = (await repo.roomMembers(db, row.id, room.contact_wxid)).filter(
-        (m) => m.member_wxid !== row.wxid,
+      const members = (await repo.roomMembers(db, account.accountId, room.contact_wxid)).filter(
+        (m) => m.member_wxid !== account.wxid,
       );
       const member = members[Math.floor(Math.random() * members.length)];
       if (!member) continue;

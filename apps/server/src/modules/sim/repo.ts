@@ -73,13 +73,3 @@ export async function setUnreachable(db: Kysely<DB>, accountId: string, wxid: st
     .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
-
-/** A few online accounts, for group chatter. */
-export const someOnlineAccounts = (db: Kysely<DB>, limit: number) =>
-  db
-    .selectFrom('wx_accounts')
-    .select(['id', 'company_id', 'wxid', 'device_id'])
-    .where('status', '=', 'online')
-    .orderBy('last_login_at', 'desc')
-    .limit(limit)
-    .execute();

@@ -21,12 +21,11 @@ export function registerSimulatorRoutes(
   };
 
   route(simCalls.scanStatus, async ({ input }) => {
-    const { login, deviceName } = await phoneLogin(input.instanceId);
+    const { login, deviceName, expiresIn } = await phoneLogin(input.instanceId);
     const person = sim.personForDevice(login.device_id);
-    const active = ['waiting', 'scanned', 'need_verify'].includes(login.state);
     return {
       state: login.state,
-      expiresIn: active ? Math.max(0, Math.ceil((login.expires_at - Date.now()) / 1000)) : 0,
+      expiresIn,
       deviceName,
       person: { nickname: person.nickname, avatar: person.avatar, wxid: person.wxid },
       verifyCode: login.state === 'need_verify' ? login.verify_code : null,

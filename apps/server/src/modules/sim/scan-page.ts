@@ -1,3 +1,5 @@
+import { ACTIVE_QR_STATES, OK_CODE, simCalls } from '@wxc/contract';
+
 /**
  * The simulator's "phone": opening the QR link is scanning it; the person then confirms or cancels,
  * as on a real phone. Plain HTML and a small script (served from /sim/scan.js for the CSP).
@@ -70,7 +72,7 @@ export const SCAN_PAGE_JS = `(() => {
   async function api(path, body) {
     const res = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const json = await res.json();
-    if (json.code !== '200') throw new Error(json.message || '操作失败');
+    if (json.code !== ${JSON.stringify(OK_CODE)}) throw new Error(json.message || '操作失败');
     return json.data;
   }
   function show(s) {
@@ -93,12 +95,12 @@ export const SCAN_PAGE_JS = `(() => {
   }
   async function refresh() {
     try {
-      show(await api('/api/sim/scanStatus', { instanceId: id }));
+      show(await api(${JSON.stringify(simCalls.scanStatus.path)}, { instanceId: id }));
     } catch (err) { fail(err); }
   }
   async function act(action, extra) {
     try {
-      await api('/api/sim/scan', Object.assign({ instanceId: id, action }, extra || {}));
+      await api(${JSON.stringify(simCalls.scanAction.path)}, Object.assign({ instanceId: id, action }, extra || {}));
     } catch (err) { fail(err); return; }
     await refresh();
   }
@@ -109,7 +111,7 @@ export const SCAN_PAGE_JS = `(() => {
   (async () => {
     await refresh();
     if (state === 'waiting') await act('scan');
-    setInterval(() => { if (['waiting', 'scanned', 'need_verify'].includes(state)) refresh(); }, 2000);
+    setInterval(() => { if (${JSON.stringify(ACTIVE_QR_STATES)}.includes(state)) refresh(); }, 2000);
   })();
 })();
 `;

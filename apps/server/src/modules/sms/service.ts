@@ -1,4 +1,5 @@
 import {
+  DAY_MS,
   SMS_CODE_LENGTH,
   SMS_CODE_MAX_ATTEMPTS,
   SMS_CODE_TTL_MS,
@@ -15,7 +16,6 @@ import { withLock } from '../../lib/lock.js';
 import type { SmsProvider } from './provider.js';
 import * as repo from './repo.js';
 
-const DAY_MS = 24 * 3_600_000;
 const hashCode = (id: string, code: string) => sha256(`${id}:${code}`);
 
 export interface SmsService {

@@ -1,9 +1,9 @@
+import { DAY_MS } from '@wxc/contract';
 import { describe, expect, it } from 'vitest';
 import {
   businessDay,
   clip,
   coveredDayCount,
-  DAY_MS,
   dayIndex,
   dayKey,
   type Interval,

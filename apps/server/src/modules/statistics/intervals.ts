@@ -1,4 +1,4 @@
-import { BUSINESS_UTC_OFFSET_MINUTES } from '@wxc/contract';
+import { BUSINESS_UTC_OFFSET_MINUTES, DAY_MS } from '@wxc/contract';
 
 /**
  * Pure time arithmetic behind the dashboard figures. Times are epoch milliseconds (UTC); business
@@ -12,7 +12,6 @@ export interface Interval {
   end: number;
 }
 
-export const DAY_MS = 86_400_000;
 const offsetMs = (offsetMinutes: number) => offsetMinutes * 60_000;
 
 /** The login sessions of `wx_logins` as intervals; a session still open is online up to and including `now`. */

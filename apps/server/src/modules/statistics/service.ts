@@ -1,9 +1,8 @@
 import type { WxAccount } from '@wxc/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import { toWxAccount } from '../records/mappers.js';
-import * as records from '../records/repo.js';
-import type { Page } from '../records/service.js';
+import { toWxAccount } from '../messaging/mappers.js';
+import type { Page, RecordService } from '../records/service.js';
 import {
   businessDay,
   coveredDayCount,
@@ -27,7 +26,14 @@ export interface DayFigures {
  * call: nothing is counted in memory, so every server process answers the same. Days are business
  * days (China time). Definitions: docs/ARCHITECTURE.md "Statistics" and the contract.
  */
-export function createStatisticsService(db: Kysely<DB>, now: () => number = Date.now) {
+export interface StatisticsDeps {
+  db: Kysely<DB>;
+  /** The accounts page that accountDetails extends (records: the same list as queryHistoryWx). */
+  records: Pick<RecordService, 'accountRows'>;
+  now?: () => number;
+}
+
+export function createStatisticsService({ db, records, now = Date.now }: StatisticsDeps) {
   /** Max simultaneous sessions within the business day `shift` days from today. */
   async function maxOnlineOfDay(companyId: string, shift: number) {
     const t = now();
@@ -110,13 +116,7 @@ export function createStatisticsService(db: Kysely<DB>, now: () => number = Date
       companyId: string,
       q: { page: number; pageSize: number; status?: 'online' | 'offline' },
     ): Promise<Page<WxAccount & { sentToday: number; receivedToday: number }>> {
-      const { rows, total } = await records.accountPage(
-        db,
-        companyId,
-        { status: q.status },
-        q.page,
-        q.pageSize,
-      );
+      const { rows, total } = await records.accountRows(companyId, { status: q.status }, q.page, q.pageSize);
       const day = businessDay(now());
       const counts = await repo.messageCounts(
         db,

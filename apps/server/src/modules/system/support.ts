@@ -1,44 +1,36 @@
-import { randomBytes } from 'node:crypto';
 import type { Config } from '../../config.js';
+import type { FileService } from '../files/service.js';
+import type { ImageUpload } from '../files/upload.js';
 import type { SettingsService } from '../settings/service.js';
-import type { FileStorage } from '../storage/local.js';
-
-/** Public path of the uploaded support QR image; the name is random per upload, so it is cached for good. */
-export const SUPPORT_QR_PATH = '/support-qr/';
-
-interface StoredQr {
-  key: string;
-  mime: 'image/png' | 'image/jpeg';
-}
 
 /**
  * The customer-support contact shown in every customer's top bar: an operator uploads the QR image
  * and edits the text in the operator area; the environment's SUPPORT_QR_URL / SUPPORT_TEXT stay the
- * defaults. The image is public on purpose (it is a contact card), under a random name.
+ * defaults. The image is a public file (kind `support`: a contact card, shared on purpose) under a
+ * random name; the `supportQr` setting names the current one, and replacing it deletes the old.
  */
 export function createSupportContact(
   settings: Pick<SettingsService, 'value' | 'setValue'>,
-  storage: FileStorage,
+  files: Pick<FileService, 'save' | 'link' | 'find' | 'remove'>,
   defaults: Pick<Config, 'supportQrUrl' | 'supportText'>,
 ) {
-  const storedQr = async (): Promise<StoredQr | null> => {
-    const raw = await settings.value('supportQr');
-    return raw ? (JSON.parse(raw) as StoredQr) : null;
+  const currentQr = async () => {
+    const id = await settings.value('supportQr');
+    return id ? ((await files.find(id)) ?? null) : null;
   };
-  const nameOf = (key: string) => key.slice(key.indexOf('/') + 1);
 
   async function contact() {
-    const [qr, text] = await Promise.all([storedQr(), settings.value('supportText')]);
+    const [qr, text] = await Promise.all([currentQr(), settings.value('supportText')]);
     return {
-      supportQrUrl: qr ? `${SUPPORT_QR_PATH}${nameOf(qr.key)}` : defaults.supportQrUrl,
+      supportQrUrl: qr ? (await files.link(qr)).url : defaults.supportQrUrl,
       supportText: text ?? defaults.supportText,
     };
   }
 
   async function dropQr() {
-    const old = await storedQr();
+    const old = await currentQr();
     await settings.setValue('supportQr', null);
-    if (old) await storage.delete(old.key);
+    if (old) await files.remove(old);
   }
 
   return {
@@ -48,20 +40,17 @@ export function createSupportContact(
       if (input.removeQr) await dropQr();
       return contact();
     },
-    async uploadQr(image: { mime: StoredQr['mime']; data: Buffer }) {
-      const key = `support/${randomBytes(12).toString('base64url')}`;
-      await storage.put(key, image.data);
-      const old = await storedQr();
-      await settings.setValue('supportQr', JSON.stringify({ key, mime: image.mime } satisfies StoredQr));
-      if (old) await storage.delete(old.key);
+    async uploadQr(image: ImageUpload) {
+      const old = await currentQr();
+      const row = await files.save('support', {
+        companyId: null,
+        data: image.data,
+        fileName: image.fileName,
+        mime: image.mime,
+      });
+      await settings.setValue('supportQr', row.id);
+      if (old) await files.remove(old);
       return contact();
-    },
-    /** The image behind a public name, only if it is the current one. */
-    async open(name: string): Promise<{ data: Buffer; mime: string } | null> {
-      const qr = await storedQr();
-      if (!qr || nameOf(qr.key) !== name) return null;
-      const data = await storage.get(qr.key);
-      return data ? { data, mime: qr.mime } : null;
     },
   };
 }

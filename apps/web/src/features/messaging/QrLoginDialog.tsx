@@ -5,10 +5,11 @@ import * as msgCalls from '@wxc/contract/calls/msg';
 import * as simCalls from '@wxc/contract/calls/sim';
 import { Alert, App, Button, Form, Modal, Result, Select, Skeleton, Space } from 'antd';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
 import { ApiError, call } from '../../api/client';
 import { useApiAccounts } from '../commerce/queries';
 import { CopyButton } from '../commerce/widgets';
-import { qrView } from './labels';
+import { hasRoom, nextLoginStep, qrView, slotText } from './labels';
 import { messagingKeys, useProxies } from './queries';
 import { useLiveEvents } from './useLive';
 import { WxAvatar } from './widgets';
@@ -19,6 +20,25 @@ interface Status {
   scanner: string | null;
   account: WxAccount | null;
   reason: string | null;
+}
+
+function NextStep({ state, go }: { state: Parameters<typeof nextLoginStep>[0]; go(path: string): void }) {
+  const step = nextLoginStep(state);
+  return (
+    <Alert
+      className="qr-alert"
+      type="warning"
+      showIcon
+      data-testid="qr-next-step"
+      title={step.title}
+      description={step.text}
+      action={
+        <Button size="small" type="primary" onClick={() => go(step.to)}>
+          {step.action}
+        </Button>
+      }
+    />
+  );
 }
 
 /** Text for a conflict answered to the phone side: someone else's phone took the code first. */
@@ -49,7 +69,15 @@ export function QrLoginDialog({
   const client = useQueryClient();
   const accounts = useApiAccounts(false);
   const proxies = useProxies(open);
+  const navigate = useNavigate();
   const active = (accounts.data?.list ?? []).filter((a) => a.status === 'active');
+  // A sub-account logs an account in only with a slot of its own to spare (the service refuses
+  // otherwise): the others are listed, disabled, saying why.
+  const usable = active.filter(hasRoom);
+  const go = (path: string) => {
+    onClose();
+    navigate(path);
+  };
   const [subAccountId, setSubAccountId] = useState<string | undefined>(defaultSubAccountId);
   const [proxy, setProxy] = useState<string | undefined>(undefined);
   const [issued, setIssued] = useState<Issued | null>(null);
@@ -63,11 +91,11 @@ export function QrLoginDialog({
   const reported = useRef<string | null>(null);
 
   useEffect(() => {
-    if (!subAccountId && active[0])
-      setSubAccountId(
-        defaultSubAccountId ?? active.find((a) => a.availableNum > a.usedNum)?.id ?? active[0].id,
-      );
-  }, [active, subAccountId, defaultSubAccountId]);
+    if (subAccountId) return;
+    const preferred = usable.find((a) => a.id === defaultSubAccountId) ?? usable[0];
+    if (preferred) setSubAccountId(preferred.id);
+  }, [usable, subAccountId, defaultSubAccountId]);
+  const chosen = usable.find((a) => a.id === subAccountId);
 
   const stopPolling = useCallback(() => {
     poll.current?.abort();
@@ -82,15 +110,11 @@ export function QrLoginDialog({
         expiresIn: number;
         scanner: { nickname: string } | null;
         account: WxAccount | null;
+        /** Why a cancelled attempt ended (refused for quota, …), from checkQrCode itself. */
+        reason: string | null;
       },
     ) => {
-      let reason: string | null = null;
-      if (r.state === 'cancelled') {
-        // The reason (refused for quota, cancelled on the phone) is on the phone side's status.
-        reason = await call(simCalls.scanStatus, { instanceId }, { quiet: true })
-          .then((s) => s.reason)
-          .catch(() => null);
-      }
+      const reason = r.state === 'cancelled' ? r.reason : null;
       setStatus({ state: r.state, scanner: r.scanner?.nickname ?? null, account: r.account, reason });
       setLeft(r.expiresIn);
       if (r.state === 'confirmed' && r.account && reported.current !== instanceId) {
@@ -223,23 +247,34 @@ export function QrLoginDialog({
           <Form.Item label="子账号" required help="账号登录后占用该子账号的一个额度">
             {accounts.isPending ? (
               <Skeleton.Input active block />
-            ) : active.length === 0 ? (
-              <Alert
-                type="warning"
-                showIcon
-                title="还没有可用的子账号"
-                description="请先购买套餐，并在「子账号」中新建子账号、分配额度。"
-              />
+            ) : accounts.isError ? (
+              <Alert type="error" showIcon title="子账号加载失败" description={accounts.error.message} />
             ) : (
-              <Select
-                aria-label="子账号"
-                value={subAccountId}
-                onChange={setSubAccountId}
-                options={active.map((a) => ({
-                  value: a.id,
-                  label: `${a.name}（在线 ${a.usedNum} / 额度 ${a.availableNum}）`,
-                }))}
-              />
+              <>
+                {active.length > 0 ? (
+                  <Select
+                    aria-label="子账号"
+                    value={chosen?.id}
+                    placeholder="没有可登录的子账号"
+                    onChange={setSubAccountId}
+                    options={active.map((a) => ({
+                      value: a.id,
+                      disabled: !hasRoom(a),
+                      label: `${a.name}（${slotText(a)}）`,
+                    }))}
+                  />
+                ) : null}
+                {usable.length === 0 ? (
+                  <NextStep
+                    state={{
+                      hasPackage: (accounts.data?.totalSlots ?? 0) > 0,
+                      freeSlots: accounts.data?.freeSlots ?? 0,
+                      subAccounts: active.length,
+                    }}
+                    go={go}
+                  />
+                ) : null}
+              </>
             )}
           </Form.Item>
         )}
@@ -264,7 +299,7 @@ export function QrLoginDialog({
           icon={<QrcodeOutlined />}
           loading={issuing}
           block
-          disabled={!deviceId && !subAccountId}
+          disabled={!deviceId && !chosen}
         >
           获取二维码
         </Button>
@@ -321,6 +356,16 @@ export function QrLoginDialog({
         ) : null}
         {phoneError ? (
           <Alert type="warning" showIcon title={phoneError} data-testid="qr-phone-error" />
+        ) : null}
+        {status?.state === 'cancelled' && status.reason && /额度|套餐/.test(status.reason) ? (
+          <Button
+            type="link"
+            onClick={() =>
+              go(/套餐/.test(status.reason ?? '') ? '/purchaseRecords/index' : '/accountList/index')
+            }
+          >
+            {/套餐/.test(status.reason) ? '去购买或续费套餐' : '去「子账号」分配额度'}
+          </Button>
         ) : null}
         {issueError ? <Alert type="error" showIcon title={issueError} /> : null}
         {!final ? (

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { AppError } from '../../lib/errors.js';
 import type { SettingsService } from '../settings/service.js';
+import * as repo from './repo.js';
 
 /**
  * What a company may do given the operator's rules: the real-name switch (buying packages and
@@ -22,22 +23,25 @@ export interface CompanyGate {
   assertTierFits(companyId: string, tiers: Tier[], what: 'buy' | 'api'): Promise<void>;
 }
 
-export function createCompanyGate(db: Kysely<DB>, settings: SettingsService): CompanyGate {
-  const company = (id: string, exec: Kysely<DB> = db) =>
-    exec
-      .selectFrom('users')
-      .leftJoin('company_ops', 'company_ops.company_id', 'users.id')
-      .select(['users.real_name_status', 'users.account_type', 'company_ops.service_expires_at'])
-      .where('users.id', '=', id)
-      .executeTakeFirst();
+export interface CompanyDeps {
+  db: Kysely<DB>;
+  settings: Pick<SettingsService, 'isOn'>;
+}
+
+/**
+ * The company as the operator rules it (module `company`, table `company_ops`): the gate above,
+ * and the operator's remark and service expiry it reads them from.
+ */
+export function createCompanyService({ db, settings }: CompanyDeps) {
   const assertNotExpired = (row: { service_expires_at: number | null } | undefined) => {
     if (row?.service_expires_at != null && Number(row.service_expires_at) <= Date.now()) {
       throw new AppError('SERVICE_EXPIRED');
     }
   };
-  return {
+
+  const gate: CompanyGate = {
     async assertMayTrade(companyId) {
-      const row = await company(companyId);
+      const row = await repo.ruleFacts(db, companyId);
       assertNotExpired(row);
       if (row && row.real_name_status !== RealNameStatus.VERIFIED && (await settings.isOn('realName'))) {
         throw new AppError(
@@ -46,11 +50,11 @@ export function createCompanyGate(db: Kysely<DB>, settings: SettingsService): Co
         );
       }
     },
-    async assertServiceActive(companyId, exec) {
-      assertNotExpired(await company(companyId, exec));
+    async assertServiceActive(companyId, exec = db) {
+      assertNotExpired(await repo.ruleFacts(exec, companyId));
     },
     async assertTierFits(companyId, tiers, what) {
-      const accountType = (await company(companyId))?.account_type ?? 1;
+      const accountType = (await repo.ruleFacts(db, companyId))?.account_type ?? 1;
       if (tiers.some((tier) => tierFits(tier, accountType))) return;
       const needed = tierNeededText(accountType);
       throw new AppError(
@@ -61,4 +65,15 @@ export function createCompanyGate(db: Kysely<DB>, settings: SettingsService): Co
       );
     },
   };
+
+  return {
+    ...gate,
+    /** The operator's internal remark on a company. */
+    setRemark: (companyId: string, remark: string) => repo.setRemark(db, companyId, remark, Date.now()),
+    /** The operator's service end of a company (null: no limit). */
+    setServiceExpiry: (companyId: string, expireAt: number | null) =>
+      repo.setServiceExpiry(db, companyId, expireAt, Date.now()),
+  };
 }
+
+export type CompanyService = ReturnType<typeof createCompanyService>;

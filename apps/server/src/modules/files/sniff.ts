@@ -21,4 +21,3 @@ export function sniffMime(head: Buffer): string {
 
 export const isImage = (mime: string) =>
   ['image/png', 'image/jpeg', 'image/gif', 'image/webp'].includes(mime);
-export const isVideo = (mime: string) => mime === 'video/mp4';

@@ -1,8 +1,14 @@
-import { IMAGE_MAX_BYTES } from '@wxc/contract';
-import { REAL_NAME_EXTENSIONS, REAL_NAME_TOO_LARGE } from '@wxc/contract/calls/realname';
+import { IMAGE_MAX_BYTES, MEDIA_MAX_BYTES, realNameCalls } from '@wxc/contract';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors.js';
-import { sniffMime } from '../media/sniff.js';
+import { sniffMime } from './sniff.js';
+
+/**
+ * Reading uploads from multipart requests, checked before anything is stored: images (real-name
+ * material, the support QR) and media for sending (getSourceUrl).
+ */
+
+const { REAL_NAME_EXTENSIONS, REAL_NAME_TOO_LARGE } = realNameCalls;
 
 export interface ImageUpload {
   fileName: string;
@@ -86,3 +92,32 @@ const tooMany = (field: string, count: number) =>
       ? `每次只能上传一张图片（字段 ${field}）`
       : `需要恰好 ${count} 张图片：社保记录和营业执照（字段 ${field}）`,
   );
+
+/** One file for sending (getSourceUrl, field `file`, up to 20 MB), read whole. */
+export async function readMediaUpload(req: FastifyRequest): Promise<{ fileName: string; data: Buffer }> {
+  if (!req.isMultipart())
+    throw new AppError('BAD_REQUEST', '请以 multipart/form-data 上传，文件字段名为 file');
+  const part = await req.file({ limits: { fileSize: MEDIA_MAX_BYTES, files: 1 } });
+  if (part?.fieldname !== 'file') throw new AppError('BAD_REQUEST', '缺少文件：字段名应为 file');
+  const data = await part.toBuffer().catch((err: { code?: string }) => {
+    throw err.code === 'FST_REQ_FILE_TOO_LARGE'
+      ? new AppError('BAD_REQUEST', `文件不能超过 ${MEDIA_MAX_BYTES / 1024 / 1024} MB`)
+      : new AppError('BAD_REQUEST', '上传内容不完整或格式错误，请重新上传');
+  });
+  if (part.file.truncated)
+    throw new AppError('BAD_REQUEST', `文件不能超过 ${MEDIA_MAX_BYTES / 1024 / 1024} MB`);
+  if (data.length === 0) throw new AppError('BAD_REQUEST', '文件为空');
+  // Only the base name is kept, and only as a label; storage names are random.
+  return { fileName: baseName(part.filename), data };
+}
+
+/** The last path segment of a client's file name, without control characters: a label only. */
+function baseName(name: string): string {
+  const last = name.split(/[\\/]/).pop() ?? '';
+  return (
+    [...last]
+      .filter((ch) => ch.charCodeAt(0) >= 32)
+      .join('')
+      .slice(0, 128) || 'file'
+  );
+}

@@ -1,0 +1,30 @@
+import type { Insertable, Kysely } from 'kysely';
+import type { DB, FileKind, FilesTable } from '../../db/schema.js';
+
+export const insert = (db: Kysely<DB>, row: Insertable<FilesTable>) =>
+  db.insertInto('files').values(row).execute();
+
+export const find = (db: Kysely<DB>, id: string) =>
+  db.selectFrom('files').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const findMany = (db: Kysely<DB>, ids: readonly string[]) =>
+  ids.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('files')
+        .selectAll()
+        .where('id', 'in', [...ids])
+        .execute();
+
+/** A company's files of one kind stored before `before`, oldest first. */
+export const olderThan = (db: Kysely<DB>, kind: FileKind, companyId: string, before: number) =>
+  db
+    .selectFrom('files')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('kind', '=', kind)
+    .where('created_at', '<', before)
+    .orderBy('created_at')
+    .execute();
+
+export const remove = (db: Kysely<DB>, id: string) => db.deleteFrom('files').where('id', '=', id).execute();

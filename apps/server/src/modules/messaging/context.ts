@@ -1,0 +1,127 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import { newId } from '../../lib/crypto.js';
+import { AppError } from '../../lib/errors.js';
+import type { ApiCaller } from '../../lib/http.js';
+import type { CallbackEventInput, CallbackSink } from '../callbacks/types.js';
+import type { EventBus } from '../events/bus.js';
+import { newMsgId64, nextSeq } from './ids.js';
+import { toMessage, type WxAccountViewRow } from './mappers.js';
+import type { AccountRef, IncomingMessage, MessagingProvider } from './provider.js';
+import * as repo from './repo.js';
+
+export interface GatewayContextDeps {
+  db: Kysely<DB>;
+  log: FastifyBaseLogger;
+  bus: EventBus;
+  callbacks: CallbackSink;
+  provider: MessagingProvider;
+}
+
+/**
+ * What the gateway's three parts (logins.ts, send-queue.ts, reads.ts) share: who may see which
+ * account, and how a change leaves the gateway (stored, handed to the callback outbox, published to
+ * live consoles). Holds no state.
+ */
+export function createGatewayContext({ db, log, bus, callbacks, provider }: GatewayContextDeps) {
+  const ref = (row: { id: string; company_id: string; wxid: string; device_id: string }): AccountRef => ({
+    accountId: row.id,
+    companyId: row.company_id,
+    wxid: row.wxid,
+    deviceId: row.device_id,
+  });
+
+  /** Hands an event to the callback outbox; a failure to queue it is logged, never thrown. */
+  async function emitCallback(event: CallbackEventInput) {
+    try {
+      await callbacks.emit(event);
+    } catch (err) {
+      log.error({ err, type: event.type }, 'could not queue callback event');
+    }
+  }
+
+  /** An event about an account (or a login), for its sub-account's callback URL. */
+  const emitFor = (
+    about: { company_id: string; api_account_id: string; wxid: string | null },
+    type: CallbackEventInput['type'],
+    data: Record<string, unknown>,
+  ) =>
+    emitCallback({
+      companyId: about.company_id,
+      subAccountId: about.api_account_id,
+      wxid: about.wxid ?? '',
+      type,
+      data,
+    });
+
+  /** An account the caller may see (its company's; a sub-account caller only its own), else 404. */
+  async function accountFor(caller: ApiCaller, wxid: string): Promise<WxAccountViewRow> {
+    const row = await repo.findAccount(db, caller.companyId, wxid);
+    if (!row || (caller.subAccountId && row.api_account_id !== caller.subAccountId)) {
+      throw new AppError('NOT_FOUND', '微信账号不存在');
+    }
+    return row;
+  }
+
+  async function onlineAccountFor(caller: ApiCaller, wxid: string) {
+    const row = await accountFor(caller, wxid);
+    if (row.status !== 'online') throw new AppError('ACCOUNT_OFFLINE');
+    return row;
+  }
+
+  /** Stores a message of an account (ids and order assigned here) and tells the live consoles. */
+  async function storeMessage(
+    account: { id: string; company_id: string; wxid: string },
+    direction: 'in' | 'out',
+    m: IncomingMessage,
+    status: 'queued' | 'sent',
+  ) {
+    const now = Date.now();
+    const row = {
+      id: newId(),
+      company_id: account.company_id,
+      wx_account_id: account.id,
+      new_msg_id: newMsgId64(),
+      direction,
+      peer: m.peer,
+      sender: m.sender,
+      type: m.type,
+      app_type: m.appType,
+      content: m.content,
+      media: m.media ? JSON.stringify(m.media) : null,
+      status,
+      error: null,
+      create_time: Math.floor(now / 1000),
+      created_at: now,
+      seq: nextSeq(now),
+    };
+    await repo.insertMessage(db, row);
+    bus.publish({
+      kind: 'message',
+      companyId: account.company_id,
+      wxid: account.wxid,
+      msgId: row.id,
+      direction,
+      status,
+    });
+    return row;
+  }
+
+  /** A message from the network to an online account: stored, then handed to its callback. */
+  async function receive(account: AccountRef, message: IncomingMessage) {
+    const row = await repo.findAccountById(db, account.accountId);
+    if (row?.status !== 'online') return;
+    const stored = await storeMessage(row, 'in', message, 'sent');
+    const { media: m, ...rest } = toMessage(stored, row.wxid);
+    // Media travels as a reference: the program downloads it with getMsgImg / getMsgVideo.
+    await emitFor(row, 'message', {
+      ...rest,
+      media: m ? { ...m, mediaId: undefined, hasMedia: 'mediaId' in m } : null,
+    });
+  }
+
+  return { db, log, bus, provider, ref, emitFor, accountFor, onlineAccountFor, storeMessage, receive };
+}
+
+export type GatewayContext = ReturnType<typeof createGatewayContext>;

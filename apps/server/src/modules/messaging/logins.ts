@@ -1,0 +1,431 @@
+import { ACTIVE_QR_STATES, isActiveQrState, type QrState } from '@wxc/contract';
+import type { Kysely } from 'kysely';
+import QRCode from 'qrcode';
+import type { DB, WxLoginRow } from '../../db/schema.js';
+import { newId, randomDigits } from '../../lib/crypto.js';
+import { AppError } from '../../lib/errors.js';
+import type { ApiCaller } from '../../lib/http.js';
+import { withLock } from '../../lib/lock.js';
+import type { SubAccountDirectory } from '../api-accounts/service.js';
+import type { CompanyGate } from '../company/service.js';
+import type { PackageService } from '../packages/service.js';
+import type { GatewayContext } from './context.js';
+import { toWxAccount, type WxAccountViewRow } from './mappers.js';
+import type { LoginProfile, ProviderEvents } from './provider.js';
+import * as repo from './repo.js';
+import type { SendQueue } from './send-queue.js';
+
+export interface LoginDeps {
+  qrTtlMs: number;
+  /** The sub-account a login counts against, and its allocation. */
+  subAccounts: Pick<SubAccountDirectory, 'subAccount' | 'activeSubAccounts'>;
+  /** The company's slots in force (in the quota lock's transaction). */
+  packages: Pick<PackageService, 'activeSlots'>;
+  /** Operator rules: a company past its service expiry logs no new accounts in. */
+  serviceGate?: Pick<CompanyGate, 'assertServiceActive'> | undefined;
+  /** An account that goes offline fails its queued messages. */
+  queue: Pick<SendQueue, 'failQueued'>;
+}
+
+type SubAccountRow = NonNullable<Awaited<ReturnType<SubAccountDirectory['subAccount']>>>;
+
+/** Whole seconds a QR code has left (0 once it is no longer waiting for its phone). */
+const secondsLeft = (login: WxLoginRow) =>
+  isActiveQrState(login.state) ? Math.max(0, Math.ceil((login.expires_at - Date.now()) / 1000)) : 0;
+
+/**
+ * The QR login life cycle and the sessions it opens: a `wx_logins` row per QR code is both the
+ * attempt and, once confirmed, the session's record. States move only by conditional updates
+ * (`move`), so a confirm racing an expiry has one winner. A confirmation re-checks the package and
+ * the sub-account's allocation under the company's quota lock; a refusal ends the attempt with its
+ * reason, which checkQrCode answers.
+ */
+export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
+  const { db, log, bus, provider, ref } = ctx;
+  const { subAccounts, packages, queue } = deps;
+
+  async function loginFor(caller: ApiCaller, instanceId: string): Promise<WxLoginRow> {
+    const row = await repo.findLogin(db, instanceId);
+    if (
+      !row ||
+      row.company_id !== caller.companyId ||
+      (caller.subAccountId && row.api_account_id !== caller.subAccountId)
+    ) {
+      throw new AppError('NOT_FOUND', '二维码不存在');
+    }
+    return row;
+  }
+
+  /** The sub-account a login belongs to: the caller's own, or the one a console user names (or the first). */
+  async function subAccountFor(caller: ApiCaller, subAccountId: string | undefined): Promise<SubAccountRow> {
+    if (caller.subAccountId) {
+      if (subAccountId && subAccountId !== caller.subAccountId)
+        throw new AppError('NOT_FOUND', '子账号不存在');
+      return (await subAccounts.subAccount(caller.companyId, caller.subAccountId))!;
+    }
+    if (subAccountId) {
+      const row = await subAccounts.subAccount(caller.companyId, subAccountId);
+      if (row?.status !== 'active') throw new AppError('NOT_FOUND', '子账号不存在');
+      return row;
+    }
+    const first = (await subAccounts.activeSubAccounts(caller.companyId))[0];
+    if (!first) throw new AppError('NO_SUB_ACCOUNT');
+    return first;
+  }
+
+  /** A new login must fit the company's packages and the sub-account's allocation. */
+  async function assertCanLogin(
+    exec: Kysely<DB>,
+    companyId: string,
+    sub: { id: string; name: string; available_num: number },
+  ) {
+    await deps.serviceGate?.assertServiceActive(companyId, exec);
+    const total = await packages.activeSlots(companyId, Date.now(), exec);
+    if (total === 0)
+      throw new AppError('PACKAGE_EXPIRED', '套餐已过期或尚未购买，无法登录新账号，请续费或购买套餐');
+    const companyOnline = await repo.countOnline(exec, 'company_id', companyId);
+    if (companyOnline >= total) {
+      throw new AppError('QUOTA_EXHAUSTED', `公司套餐共 ${total} 个账号额度，已全部在线，请购买更多额度`);
+    }
+    const subOnline = await repo.countOnline(exec, 'api_account_id', sub.id);
+    if (subOnline >= sub.available_num) {
+      throw new AppError(
+        'QUOTA_EXHAUSTED',
+        `子账号「${sub.name}」的额度已用完（在线 ${subOnline} / 分配 ${sub.available_num}），请在「子账号」中调整分配`,
+      );
+    }
+  }
+
+  // ---- QR state
+  async function qrChanged(login: WxLoginRow, state: QrState) {
+    bus.publish({ kind: 'qr', companyId: login.company_id, instanceId: login.id, state });
+    await ctx.emitFor(login, 'qr_state', { instanceId: login.id, state });
+  }
+
+  /** Moves a login to a new state if it is still in one of `from`; publishes the change. */
+  async function move(
+    loginId: string,
+    from: readonly WxLoginRow['state'][],
+    patch: Partial<WxLoginRow> & { state: QrState },
+  ) {
+    if (!(await repo.moveLogin(db, loginId, [...from], patch))) return false;
+    const login = (await repo.findLogin(db, loginId))!;
+    await qrChanged(login, patch.state);
+    return true;
+  }
+
+  const expire = (loginId: string, now = Date.now()) =>
+    move(loginId, ACTIVE_QR_STATES, { state: 'expired', result: 'expired', ended_at: now });
+
+  async function expireIfDue(login: WxLoginRow): Promise<WxLoginRow> {
+    if (!isActiveQrState(login.state) || login.expires_at > Date.now()) return login;
+    await expire(login.id);
+    return (await repo.findLogin(db, login.id))!;
+  }
+
+  async function qrStatus(login: WxLoginRow) {
+    const fresh = await expireIfDue(login);
+    const account = fresh.wx_account_id ? await repo.findAccountById(db, fresh.wx_account_id) : undefined;
+    return {
+      instanceId: fresh.id,
+      state: fresh.state,
+      expiresIn: secondsLeft(fresh),
+      scanner: fresh.scanner_nickname
+        ? { nickname: fresh.scanner_nickname, avatar: fresh.scanner_avatar ?? '' }
+        : null,
+      account: fresh.state === 'confirmed' && account ? toWxAccount(account) : null,
+      reason: fresh.state === 'cancelled' ? fresh.logout_reason : null,
+    };
+  }
+
+  // ---- sessions
+  async function endSession(row: WxAccountViewRow, reason: string) {
+    const now = Date.now();
+    if (!(await repo.takeOffline(db, row.id, reason, now))) return false;
+    if (row.current_login_id)
+      await repo.updateLogin(db, row.current_login_id, { ended_at: now, logout_reason: reason });
+    await queue.failQueued(row, '账号已下线，消息未发送');
+    await provider.logout(ref(row)).catch((err) => log.warn({ err }, 'provider logout failed'));
+    bus.publish({ kind: 'account', companyId: row.company_id, wxid: row.wxid, status: 'offline' });
+    await ctx.emitFor(row, 'logout', { wxid: row.wxid, reason, at: Math.floor(now / 1000) });
+    return true;
+  }
+
+  /** The account a confirmed login is for: the known one brought online again, or a new one. */
+  async function putOnline(
+    exec: Kysely<DB>,
+    login: WxLoginRow,
+    profile: LoginProfile,
+    existing: WxAccountViewRow | undefined,
+    now: number,
+  ): Promise<string> {
+    const fields = {
+      api_account_id: login.api_account_id,
+      nickname: profile.nickname,
+      avatar: profile.avatar,
+      alias: profile.alias,
+      device_id: login.device_id,
+      status: 'online' as const,
+      online_since: now,
+      logout_reason: null,
+      current_login_id: login.id,
+      last_login_at: now,
+      updated_at: now,
+    };
+    if (existing) {
+      await repo.updateAccount(exec, existing.id, fields);
+      return existing.id;
+    }
+    const id = newId();
+    await repo.insertAccount(exec, {
+      ...fields,
+      id,
+      company_id: login.company_id,
+      wxid: profile.wxid,
+      last_offline_at: null,
+      expire_at: null,
+      first_login_at: now,
+    });
+    return id;
+  }
+
+  /**
+   * The phone confirmed: under the company's quota lock the account goes online (replacing the same
+   * account online elsewhere, which does not count twice), the login becomes its session, and the
+   * device remembers it. Refused for quota or package, the attempt ends and says why.
+   */
+  async function confirmLogin(loginId: string, profile: LoginProfile) {
+    const login = await expireIfDue((await repo.findLogin(db, loginId))!);
+    if (login.state !== 'scanned' && login.state !== 'need_verify') {
+      throw new AppError(
+        'CONFLICT',
+        login.state === 'expired' ? '二维码已过期，请刷新后重新扫码' : '二维码已失效',
+      );
+    }
+    const sub = (await subAccounts.subAccount(login.company_id, login.api_account_id))!;
+    const now = Date.now();
+    let accountId: string | undefined;
+    let previous: WxAccountViewRow | undefined;
+    try {
+      await withLock(db, `quota:${login.company_id}`, async (trx) => {
+        const existing = await repo.findAccount(trx, login.company_id, profile.wxid);
+        if (existing?.expire_at != null && existing.expire_at <= now)
+          throw new AppError('CONFLICT', '该微信账号已到期，不能再登录');
+        // The same account online elsewhere is replaced by this login and does not count twice.
+        if (existing?.status === 'online') previous = existing;
+        else if (sub.status !== 'active') throw new AppError('NOT_FOUND', '子账号已回收');
+        else await assertCanLogin(trx, login.company_id, sub);
+        accountId = await putOnline(trx, login, profile, existing, now);
+        const moved = await repo.moveLogin(trx, login.id, ['scanned', 'need_verify'], {
+          state: 'confirmed',
+          result: 'success',
+          wx_account_id: accountId,
+          wxid: profile.wxid,
+          logged_in_at: now,
+        });
+        if (!moved) throw new AppError('CONFLICT', '二维码已失效');
+        const device = await repo.findDevice(trx, login.company_id, login.device_id);
+        await repo.updateDevice(trx, login.device_id, {
+          wxid: profile.wxid,
+          login_count: (device?.login_count ?? 0) + 1,
+          last_login_at: now,
+        });
+      });
+    } catch (err) {
+      if (err instanceof AppError && err.is('QUOTA_EXHAUSTED', 'PACKAGE_EXPIRED')) {
+        await move(login.id, ['scanned', 'need_verify'], {
+          state: 'cancelled',
+          result: 'refused',
+          ended_at: now,
+          logout_reason: err.message,
+        });
+      }
+      throw err;
+    }
+    if (previous?.current_login_id && previous.current_login_id !== login.id) {
+      await repo.updateLogin(db, previous.current_login_id, {
+        ended_at: now,
+        logout_reason: '在其他设备重新登录',
+      });
+    }
+    const account = (await repo.findAccountById(db, accountId!))!;
+    await provider.accountOnline(ref(account));
+    await qrChanged((await repo.findLogin(db, login.id))!, 'confirmed');
+    bus.publish({ kind: 'account', companyId: account.company_id, wxid: account.wxid, status: 'online' });
+    await ctx.emitFor(account, 'login', { ...toWxAccount(account), instanceId: login.id });
+  }
+
+  /** What the provider reports about logins and sessions. */
+  const events: Pick<ProviderEvents, 'scanned' | 'needVerify' | 'confirmed' | 'cancelled' | 'loggedOut'> = {
+    async scanned(loginId, scanner) {
+      const login = await repo.findLogin(db, loginId);
+      if (!login) throw new AppError('NOT_FOUND', '二维码不存在');
+      await expireIfDue(login);
+      const ok = await move(loginId, ['waiting'], {
+        state: 'scanned',
+        scanned_at: Date.now(),
+        scanner_nickname: scanner.nickname,
+        scanner_avatar: scanner.avatar,
+      });
+      if (!ok) {
+        const now = (await repo.findLogin(db, loginId))?.state;
+        // Another phone got there first: the console's request layer recognises 秒没 (spec §8).
+        if (now === 'scanned' || now === 'need_verify' || now === 'confirmed') {
+          throw new AppError('CONFLICT', '二维码已被其他手机扫描（秒没），请刷新二维码后重试');
+        }
+        throw new AppError(
+          'CONFLICT',
+          now === 'expired' ? '二维码已过期，请刷新二维码' : '二维码已失效，请刷新二维码',
+        );
+      }
+    },
+    async needVerify(loginId) {
+      const ok = await move(loginId, ['scanned'], { state: 'need_verify', verify_code: randomDigits(4) });
+      if (!ok) throw new AppError('CONFLICT', '二维码已失效');
+    },
+    confirmed: confirmLogin,
+    async cancelled(loginId) {
+      const ok = await move(loginId, ACTIVE_QR_STATES, {
+        state: 'cancelled',
+        result: 'cancelled',
+        ended_at: Date.now(),
+      });
+      if (!ok) throw new AppError('CONFLICT', '二维码已失效');
+    },
+    async loggedOut(account, reason) {
+      const row = await repo.findAccountById(db, account.accountId);
+      if (row) await endSession(row, reason);
+    },
+  };
+
+  return {
+    events,
+
+    async getQrCode(
+      caller: ApiCaller,
+      input: { subAccountId?: string | undefined; deviceId?: string | undefined; proxy?: string | undefined },
+    ) {
+      const sub = await subAccountFor(caller, input.subAccountId);
+      await assertCanLogin(db, caller.companyId, sub);
+      const proxies = provider.proxies();
+      if (input.proxy && !proxies.some((p) => p.code === input.proxy)) {
+        throw new AppError('BAD_REQUEST', `proxy：未知的登录地区 ${input.proxy}，可用的见 proxyList`);
+      }
+      const now = Date.now();
+      let deviceId = input.deviceId;
+      let proxy = input.proxy ?? proxies[0]?.code ?? '';
+      if (deviceId) {
+        const device = await repo.findDevice(db, caller.companyId, deviceId);
+        if (!device || (caller.subAccountId && device.api_account_id !== caller.subAccountId)) {
+          throw new AppError('NOT_FOUND', '设备不存在');
+        }
+        if (device.wxid && (await repo.findAccount(db, caller.companyId, device.wxid))?.status === 'online') {
+          throw new AppError('CONFLICT', '该设备上的账号仍在线，无需重新登录');
+        }
+        proxy = input.proxy ?? device.proxy;
+      } else {
+        deviceId = newId();
+        await repo.insertDevice(db, {
+          id: deviceId,
+          company_id: caller.companyId,
+          api_account_id: sub.id,
+          name: `iPad-${deviceId.slice(0, 4).toUpperCase()}`,
+          proxy,
+          wxid: null,
+          created_at: now,
+          last_login_at: null,
+        });
+      }
+      const loginId = newId();
+      await repo.insertLogin(db, {
+        id: loginId,
+        company_id: caller.companyId,
+        api_account_id: sub.id,
+        device_id: deviceId,
+        proxy,
+        state: 'waiting',
+        result: 'pending',
+        verify_code: null,
+        scanner_nickname: null,
+        scanner_avatar: null,
+        wx_account_id: null,
+        wxid: null,
+        expires_at: now + deps.qrTtlMs,
+        started_at: now,
+        scanned_at: null,
+        logged_in_at: null,
+        ended_at: null,
+        logout_reason: null,
+      });
+      const { qrContent } = await provider.startLogin({ loginId, deviceId, proxy });
+      const svg = await QRCode.toString(qrContent, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
+      return {
+        instanceId: loginId,
+        deviceId,
+        qrUrl: qrContent,
+        qrImage: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`,
+        expiresIn: Math.round(deps.qrTtlMs / 1000),
+      };
+    },
+
+    checkQrCode: async (caller: ApiCaller, instanceId: string) =>
+      qrStatus(await loginFor(caller, instanceId)),
+
+    /** Answers when the state differs from `lastState`, or after `waitSeconds`. */
+    async checkQrCodeLoop(
+      caller: ApiCaller,
+      instanceId: string,
+      lastState: QrState | undefined,
+      waitSeconds: number,
+    ) {
+      const login = await loginFor(caller, instanceId);
+      const first = await qrStatus(login);
+      if (!lastState || first.state !== lastState || !isActiveQrState(first.state)) return first;
+      const waitMs = Math.min(waitSeconds * 1000, Math.max(0, login.expires_at - Date.now()) + 50);
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          unsubscribe();
+          resolve();
+        };
+        const timer = setTimeout(done, waitMs);
+        const unsubscribe = bus.subscribe(caller.companyId, (e) => {
+          if (e.kind === 'qr' && e.instanceId === instanceId && e.state !== lastState) done();
+        });
+      });
+      return qrStatus((await repo.findLogin(db, instanceId))!);
+    },
+
+    /** Simulator control: the QR code expires now. */
+    async expireQr(caller: ApiCaller, instanceId: string) {
+      const login = await loginFor(caller, instanceId);
+      if (!(await expire(login.id))) throw new AppError('CONFLICT', '二维码已不是等待中的状态');
+    },
+
+    /** The scan page's view of a login (no caller: the page holds the unguessable id). */
+    async loginForPhone(loginId: string) {
+      const login = await repo.findLogin(db, loginId);
+      if (!login) return null;
+      const fresh = await expireIfDue(login);
+      const device = await repo.findDevice(db, fresh.company_id, fresh.device_id);
+      return { login: fresh, deviceName: device?.name ?? '', expiresIn: secondsLeft(fresh) };
+    },
+
+    async logout(caller: ApiCaller, wxid: string) {
+      const row = await ctx.accountFor(caller, wxid);
+      await endSession(row, '主动退出登录');
+      return toWxAccount((await repo.findAccountById(db, row.id))!);
+    },
+
+    /** Ends QR codes nobody finished and sessions of accounts past their expiry. */
+    async sweep(now: number) {
+      for (const l of await repo.overdueLogins(db, now)) await expire(l.id, now);
+      for (const a of await repo.expiredOnline(db, now)) {
+        const row = await repo.findAccountById(db, a.id);
+        if (row) await endSession(row, '账号已到期');
+      }
+    },
+  };
+}
+
+export type Logins = ReturnType<typeof createLogins>;

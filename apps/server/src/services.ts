@@ -1,0 +1,170 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.js';
+import type { Database } from './db/index.js';
+import { createApiAccountService } from './modules/api-accounts/service.js';
+import { createApiAuth } from './modules/api-auth/service.js';
+import { createAuditService } from './modules/audit/service.js';
+import { createAuthService } from './modules/auth/service.js';
+import { createSessionService } from './modules/auth/sessions.js';
+import { createUserDirectory } from './modules/auth/users.js';
+import { createCallbackService } from './modules/callbacks/service.js';
+import { type CaptchaGenerator, createCaptchaService } from './modules/captcha/service.js';
+import { createCatalogueService } from './modules/catalogue/service.js';
+import { createCompanyService } from './modules/company/service.js';
+import { createLocalBus, type EventBus } from './modules/events/bus.js';
+import { createFileService } from './modules/files/service.js';
+import { createGateway } from './modules/messaging/service.js';
+import { createOnboardingService } from './modules/onboarding/service.js';
+import { createOperatorService } from './modules/operator/service.js';
+import { createOrderService } from './modules/orders/service.js';
+import { createPackageService } from './modules/packages/service.js';
+import { createRealNameService } from './modules/realname/service.js';
+import { createRecordService } from './modules/records/service.js';
+import { createSettingsService } from './modules/settings/service.js';
+import { createSimulator } from './modules/sim/provider.js';
+import { devOutboxProvider, type SmsProvider } from './modules/sms/provider.js';
+import { createSmsService } from './modules/sms/service.js';
+import { createStatisticsService } from './modules/statistics/service.js';
+import { localStorage } from './modules/storage/local.js';
+import { createSupportContact } from './modules/system/support.js';
+import { createVisitorService } from './modules/visitors/service.js';
+
+export interface ServiceOptions {
+  config: Config;
+  database: Database;
+  log: FastifyBaseLogger;
+  smsProvider?: SmsProvider | undefined;
+  captchaGenerator?: CaptchaGenerator | undefined;
+  bus?: EventBus | undefined;
+  callbackRetryDelaysMs?: number[] | undefined;
+  callbackTimeoutMs?: number | undefined;
+}
+
+/**
+ * Every module's service, each given only what it needs of the others (narrow `Pick<…>` or
+ * function dependencies; docs/ARCHITECTURE.md "Modules" lists who may use whom). A dependency on a
+ * module built further down is a closure, called only once everything is built.
+ */
+export function createServices(opts: ServiceOptions) {
+  const { config, database, log } = opts;
+  const db = database.db;
+  const storage = localStorage(config.dataDir);
+
+  // ---- accounts and the installation
+  const settings = createSettingsService(db);
+  const audit = createAuditService(db);
+  const sessions = createSessionService(db, config.session);
+  const users = createUserDirectory(db);
+  const captcha = createCaptchaService(db, config.captchaFixedCode, opts.captchaGenerator);
+  const sms = createSmsService(db, opts.smsProvider ?? devOutboxProvider(log));
+  const auth = createAuthService({
+    db,
+    serverFlag: config.serverFlag,
+    captcha,
+    sms,
+    sessions,
+    settings,
+    audit,
+  });
+  const files = createFileService({ db, storage, settings, publicUrl: config.publicUrl });
+  const support = createSupportContact(settings, files, config);
+  const bus = opts.bus ?? createLocalBus();
+
+  // ---- commerce: operator rules, packages, orders, sub-accounts
+  const company = createCompanyService({ db, settings });
+  const packages = createPackageService({
+    db,
+    publicUrl: config.publicUrl,
+    allocatedSlots: (companyId) => apiAccounts.allocatedSlots(companyId),
+    apiSummary: (companyId) => apiAccounts.summary(companyId),
+  });
+  const orders = createOrderService({ db, audit, packages, gate: company });
+  const apiAccounts = createApiAccountService({
+    db,
+    packages,
+    audit,
+    gate: company,
+    usage: (companyId) => gateway.onlineBySubAccount(companyId),
+    allowPrivateCallbacks: config.callbackAllowPrivate,
+  });
+  const apiAuth = createApiAuth({ db, accounts: apiAccounts }, { secretNeedsHttps: config.isProduction });
+
+  // ---- the messaging gateway, its provider (the simulator), callbacks and the records it writes
+  const callbacks = createCallbackService({
+    db,
+    log,
+    bus,
+    subAccounts: apiAccounts,
+    allowPrivate: config.callbackAllowPrivate,
+    retryDelaysMs: opts.callbackRetryDelaysMs,
+    timeoutMs: opts.callbackTimeoutMs,
+  });
+  const simulator = createSimulator({
+    db,
+    log,
+    files,
+    onlineAccounts: (limit) => gateway.someOnlineAccounts(limit),
+    publicUrl: config.publicUrl,
+    replyDelayMs: config.messaging.simReplyDelayMs,
+    chatterIntervalMs: config.messaging.simChatterMs,
+  });
+  const gateway = createGateway({
+    db,
+    log,
+    bus,
+    callbacks,
+    provider: simulator.provider,
+    files,
+    subAccounts: apiAccounts,
+    packages,
+    qrTtlMs: config.messaging.qrTtlMs,
+    sendIntervalMs: config.messaging.sendIntervalMs,
+    serviceGate: company,
+  });
+  const records = createRecordService({ db, accounts: gateway });
+  const statistics = createStatisticsService({ db, records });
+  const catalogue = createCatalogueService();
+
+  // ---- real-name verification, the operator area, visitors, the first-day checklist
+  const realName = createRealNameService({ db, files, users, settings, audit, bus });
+  const operator = createOperatorService({ db, packages, apiAccounts, companyOps: company, audit });
+  const visitors = createVisitorService(db, settings);
+  const onboarding = createOnboardingService({
+    subscriptions: (companyId) => packages.mySubscriptions(companyId),
+    apiAccounts: (companyId) => apiAccounts.list(companyId, false),
+    companyConfig: (companyId) => apiAccounts.getCompanyConfig(companyId),
+    gateway: (companyId) => gateway.progressOf(companyId),
+    realName: (companyId) => realName.info(companyId),
+  });
+
+  return {
+    db,
+    bus,
+    sessions,
+    users,
+    captcha,
+    auth,
+    apiAuth,
+    settings,
+    audit,
+    files,
+    support,
+    company,
+    packages,
+    orders,
+    apiAccounts,
+    callbacks,
+    records,
+    statistics,
+    catalogue,
+    gateway,
+    simulator,
+    realName,
+    operator,
+    visitors,
+    onboarding,
+  };
+}
+
+/** The app's services, for main.ts (workers), demo.ts and API tests that drive them at the edges. */
+export type Services = ReturnType<typeof createServices>;
