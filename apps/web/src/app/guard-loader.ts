@@ -6,6 +6,7 @@ import { showError } from '../api/ui';
 import { resetToken, setUser, useSession } from '../stores/session';
 import { useSite } from '../stores/site';
 import { decide, loginRedirect } from './guard';
+import { leaveSignInNotice } from './redirects';
 
 let siteInfoRequest: Promise<void> | undefined;
 
@@ -43,6 +44,7 @@ export async function guardLoader({ request }: LoaderFunctionArgs): Promise<null
       const text =
         error instanceof Error && error.message ? error.message : '出错了（Has Error），请重新登录';
       showError(text);
+      leaveSignInNotice(text);
       throw redirect(loginRedirect(url.pathname + url.search));
     }
     decision = decide(input());
