@@ -28,6 +28,8 @@ export interface SmsMessage {
 
 export interface TestServer {
   baseUrl: string;
+  /** The service's DATA_DIR (its SQLite database is `app.sqlite` there). */
+  dataDir: string;
   /** Every log line the service printed so far. */
   log: string[];
   /** Waits for the newest dev-SMS code sent to `phone` (optionally for one scene). */
@@ -136,6 +138,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
 
   return {
     baseUrl,
+    dataDir: path.join(dataDir, 'data'),
     log,
     async smsCode(phone, scene, timeoutMs = 5000) {
       const until = Date.now() + timeoutMs;
@@ -189,8 +192,14 @@ export interface Company {
   token: string;
 }
 
-/** Registers a company through the API, as its own program would: captcha, SMS code, register. */
-export async function seedCompany(server: TestServer, overrides: Partial<Omit<Company, 'token'>> = {}) {
+/**
+ * Registers a company through the API, as its own program would: captcha, SMS code, register.
+ * `accountType` is its access mode (1 SaaS, 2 本地部署, 3 托管, 4 私有化; default SaaS).
+ */
+export async function seedCompany(
+  server: TestServer,
+  overrides: Partial<Omit<Company, 'token'>> & { accountType?: 1 | 2 | 3 | 4 } = {},
+) {
   const phone = overrides.phone ?? uniquePhone();
   const password = overrides.password ?? 'Passw0rd2024';
   const companyName = overrides.companyName ?? `测试科技有限公司${phone.slice(-4)}`;
@@ -203,7 +212,7 @@ export async function seedCompany(server: TestServer, overrides: Partial<Omit<Co
   if (sent.code !== '200') throw new Error(`sendRegisterSms: ${sent.code} ${sent.message}`);
   const verifyCode = await server.smsCode(phone, 'register');
   const reg = await server.api(authCalls.register, {
-    extAccountType: 1,
+    extAccountType: overrides.accountType ?? 1,
     companyName,
     companyAccount: phone,
     password,

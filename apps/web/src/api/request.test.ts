@@ -2,7 +2,7 @@ import * as authCalls from '@wxc/contract/calls/auth';
 import * as systemCalls from '@wxc/contract/calls/system';
 import { ERROR_TOAST_MS, REQUEST_TIMEOUT_MS } from '@wxc/contract/constants';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, type ConfirmOptions, createRequester, TEXT } from './request';
+import { ApiError, type ConfirmOptions, createRequester, setHeaderSource, TEXT } from './request';
 
 const userInfo = {
   id: 'u1',
@@ -393,5 +393,41 @@ describe('request: toast dedupe', () => {
     t.fetch.mockRejectedValue(new TypeError('Failed to fetch'));
     await Promise.allSettled([t.call(authCalls.logout, {}), t.call(authCalls.isAutoRegiste, {})]);
     expect(t.errors).toEqual([[TEXT.network, ERROR_TOAST_MS]]);
+  });
+});
+
+describe('request: extra headers', () => {
+  afterEach(() => setHeaderSource(undefined));
+
+  it('adds the registered source’s headers per call, for every requester without its own', async () => {
+    const seen: string[] = [];
+    setHeaderSource((def) => {
+      seen.push(def.id);
+      return def.audience === 'user' ? { 'x-view-company': 'c-1' } : undefined;
+    });
+    const t = setup({ token: 'tok' });
+    t.fetch.mockResolvedValue(jsonResponse({ code: '200', message: '', data: userInfo }));
+    await t.call(authCalls.refreshLoginInfo, {});
+    t.fetch.mockResolvedValue(jsonResponse({ code: '200', message: '', data: { open: true } }));
+    await t.call(authCalls.isAutoRegiste, {});
+    const first = t.fetch.mock.calls[0]![1]?.headers as Record<string, string>;
+    const second = t.fetch.mock.calls[1]![1]?.headers as Record<string, string>;
+    expect(first).toMatchObject({ 'x-view-company': 'c-1', Authorization: 'tok' });
+    expect(second).not.toHaveProperty('x-view-company');
+    expect(seen).toEqual([authCalls.refreshLoginInfo.id, authCalls.isAutoRegiste.id]);
+  });
+
+  it('never sets the headers the rules own (Authorization, Accept, Content-Type)', async () => {
+    setHeaderSource(() => ({ Authorization: 'forged', Accept: 'text/html' }));
+    const t = setup({ token: 'tok' });
+    t.fetch.mockResolvedValue(jsonResponse({ code: '200', message: '', data: userInfo }));
+    await t.call(authCalls.refreshLoginInfo, {});
+    const headers = t.fetch.mock.calls[0]![1]?.headers as Record<string, string>;
+    expect(headers.Authorization).toBe('tok');
+    expect(headers.Accept).toBe('application/json');
+    const anonymous = setup();
+    anonymous.fetch.mockResolvedValue(jsonResponse({ code: '200', message: '', data: { open: true } }));
+    await anonymous.call(authCalls.isAutoRegiste, {});
+    expect(anonymous.fetch.mock.calls[0]![1]?.headers).not.toHaveProperty('Authorization');
   });
 });

@@ -19,7 +19,10 @@ import { ErrorCatalogue, LOGGED_OUT_CODES, OK_CODE } from '@wxc/contract/errors'
  * - a call its caller cancelled (a page left, a query refetched) rejects quietly, even when the
  *   cancel lands while the answer's body is still being read;
  * - an identical toast is shown at most once while it is still on screen (5 s), however many calls
- *   fail with the same message: the one place that dedupes every error toast of the console.
+ *   fail with the same message: the one place that dedupes every error toast of the console;
+ * - extra headers per call come from one registered source (`setHeaderSource`): the operator's
+ *   support view names the company it reads (`x-view-company`) on every customer call, whichever
+ *   requester sends it (the client, uploads).
  */
 
 export const TEXT = {
@@ -76,6 +79,21 @@ export interface RequestSession {
   resetAndReload(): void | Promise<void>;
 }
 
+/** Extra headers for one call (or none). */
+export type HeaderSource = (def: CallDef) => Record<string, string> | undefined;
+
+let sharedHeaders: HeaderSource | undefined;
+/** Headers the rules above decide; an extra source never sets them. */
+const RULED_HEADERS = new Set(['authorization', 'accept', 'content-type']);
+
+/**
+ * Registers the console's one source of extra headers, used by every requester that has no `headers`
+ * of its own (stores/support-view.ts registers the support view's company header at start).
+ */
+export function setHeaderSource(source: HeaderSource | undefined): void {
+  sharedHeaders = source;
+}
+
 export interface RequestDeps {
   fetch: typeof fetch;
   ui: RequestUi;
@@ -85,6 +103,8 @@ export interface RequestDeps {
   timeoutMs?: number;
   /** Clock for the toast dedupe (tests). */
   now?: () => number;
+  /** Extra headers per call; defaults to the registered source (`setHeaderSource`). */
+  headers?: HeaderSource;
 }
 
 export interface CallOptions {
@@ -204,7 +224,11 @@ export function createRequester(deps: RequestDeps): { call: Call } {
     if (!parsed.success) {
       fail(new ApiError(parsed.error.issues[0]?.message ?? TEXT.badInput, 'invalid-input'), quiet);
     }
-    const headers: Record<string, string> = { Accept: 'application/json' };
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries((deps.headers ?? sharedHeaders)?.(def) ?? {})) {
+      if (!RULED_HEADERS.has(name.toLowerCase())) headers[name] = value;
+    }
+    headers.Accept = 'application/json';
     const token = options.token ?? deps.session.getToken();
     if (token) headers.Authorization = token;
     let url = baseUrl + def.path;

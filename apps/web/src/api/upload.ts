@@ -1,4 +1,5 @@
 import * as msgCalls from '@wxc/contract/calls/msg';
+import * as systemCalls from '@wxc/contract/calls/system';
 import { goToLogin } from '../app/navigate';
 import { getToken, logoutLocal, resetToken } from '../stores/session';
 import { type CallOptions, createRequester } from './request';
@@ -18,11 +19,9 @@ export function formFetch(form: FormData, base: typeof fetch = (i, init) => fetc
   };
 }
 
-/** POST /api/tools/getSourceUrl with the file in the field `file`: a URL the send calls accept. */
-export function uploadSource(file: File | Blob, fileName?: string, options: CallOptions = {}) {
-  const form = new FormData();
-  form.append('file', file, fileName ?? (file instanceof File ? file.name : 'file'));
-  const { call } = createRequester({
+/** A requester that sends `form` as the body of a multipart call, under every request rule. */
+function formRequester(form: FormData) {
+  return createRequester({
     fetch: formFetch(form),
     ui: lazyUi,
     session: {
@@ -37,5 +36,18 @@ export function uploadSource(file: File | Blob, fileName?: string, options: Call
       },
     },
   });
-  return call(msgCalls.getSourceUrl, {}, options);
+}
+
+/** POST /api/tools/getSourceUrl with the file in the field `file`: a URL the send calls accept. */
+export function uploadSource(file: File | Blob, fileName?: string, options: CallOptions = {}) {
+  const form = new FormData();
+  form.append('file', file, fileName ?? (file instanceof File ? file.name : 'file'));
+  return formRequester(form).call(msgCalls.getSourceUrl, {}, options);
+}
+
+/** Operators: the customer-support QR image (field `img`, png/jpeg up to 2 MB). */
+export function uploadSupportQr(file: File, options: CallOptions = {}) {
+  const form = new FormData();
+  form.append('img', file, file.name);
+  return formRequester(form).call(systemCalls.adminUploadSupportQr, {}, options);
 }

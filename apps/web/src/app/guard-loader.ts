@@ -5,6 +5,7 @@ import { call } from '../api/client';
 import { showError } from '../api/ui';
 import { resetToken, setUser, useSession } from '../stores/session';
 import { useSite } from '../stores/site';
+import { supportViewCompany } from '../stores/support-view';
 import { decide, loginRedirect } from './guard';
 import { leaveSignInNotice } from './redirects';
 
@@ -27,7 +28,13 @@ export async function guardLoader({ request }: LoaderFunctionArgs): Promise<null
   const url = new URL(request.url);
   const input = () => {
     const { token, roles } = useSession.getState();
-    return { pathname: url.pathname, search: url.search, hasToken: Boolean(token), roles };
+    return {
+      pathname: url.pathname,
+      search: url.search,
+      hasToken: Boolean(token),
+      roles,
+      supportView: supportViewCompany() !== null,
+    };
   };
   let decision = decide(input());
   if (decision.kind === 'load-user') {

@@ -75,6 +75,28 @@ describe('guard decisions', () => {
 });
 
 describe('access', () => {
+  it('sends an operator landing on / or /dashboard to the operator area, unless a company is chosen', () => {
+    const admin = ['admin'] as const;
+    const customer = ['customer'] as const;
+    for (const pathname of ['/', '/dashboard', '/Dashboard/']) {
+      expect(decide({ pathname, search: '', hasToken: true, roles: admin })).toEqual({
+        kind: 'redirect',
+        to: '/operator/index',
+      });
+      expect(decide({ pathname, search: '', hasToken: true, roles: admin, supportView: true })).toEqual({
+        kind: 'allow',
+      });
+      expect(decide({ pathname, search: '', hasToken: true, roles: customer })).toEqual({ kind: 'allow' });
+    }
+    // Other customer pages stay open to operators: they show a company chooser (AppMain).
+    expect(decide({ pathname: '/wechatList/index', search: '', hasToken: true, roles: admin })).toEqual({
+      kind: 'allow',
+    });
+    expect(decide({ pathname: '/operator/index', search: '', hasToken: true, roles: admin })).toEqual({
+      kind: 'allow',
+    });
+  });
+
   it('admin sees all; others need one matching role; no roles means everyone', () => {
     expect(canSee(undefined, ['customer'])).toBe(true);
     expect(canSee([], ['customer'])).toBe(true);

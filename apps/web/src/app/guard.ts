@@ -1,12 +1,14 @@
-import type { RoleValue } from '@wxc/contract/domain';
+import { Role, type RoleValue } from '@wxc/contract/domain';
 import { canSee } from './access';
 import { isSignInPath, loginRedirect } from './redirects';
-import { findShellRoute, WHITE_LIST } from './routes';
+import { findShellRoute, HOME_PATH, OPERATOR_HOME, WHITE_LIST } from './routes';
 
 /**
  * The navigation guard's decision (spec §2), a pure function of where we go and what we know:
  * - with a token: /login (and /register, the same screen) go to /; without roles, load the user
  *   first; a route the roles don't allow goes to /401;
+ * - an operator landing on / or /dashboard without a company chosen for the support view goes to
+ *   the operator area (the customer dashboard shows a company, and an operator is none);
  * - without a token: only the white list is open; anything else goes to /login?redirect=<path>.
  * The loader in navigation.ts carries it out.
  */
@@ -16,6 +18,8 @@ export interface GuardInput {
   search: string;
   hasToken: boolean;
   roles: readonly RoleValue[] | null;
+  /** An operator has chosen a company to read (stores/support-view.ts). */
+  supportView?: boolean;
 }
 
 export type GuardDecision = { kind: 'allow' } | { kind: 'redirect'; to: string } | { kind: 'load-user' };
@@ -26,13 +30,21 @@ export { loginRedirect, safeRedirect } from './redirects';
  * must not send it to the login screen, losing the hand-off). */
 export const HANDOFF_PATH = '/auth-redirect';
 
-export function decide({ pathname, search, hasToken, roles }: GuardInput): GuardDecision {
+export function decide({
+  pathname,
+  search,
+  hasToken,
+  roles,
+  supportView = false,
+}: GuardInput): GuardDecision {
   if (pathname === HANDOFF_PATH) return { kind: 'allow' };
   if (hasToken) {
     if (isSignInPath(pathname)) return { kind: 'redirect', to: '/' };
     if (!roles || roles.length === 0) return { kind: 'load-user' };
     const route = findShellRoute(pathname);
     if (route && !canSee(route.meta.roles, roles)) return { kind: 'redirect', to: '/401' };
+    const home = pathname === '/' || findShellRoute(pathname)?.path === HOME_PATH;
+    if (home && roles.includes(Role.ADMIN) && !supportView) return { kind: 'redirect', to: OPERATOR_HOME };
     return { kind: 'allow' };
   }
   if (WHITE_LIST.includes(pathname)) return { kind: 'allow' };

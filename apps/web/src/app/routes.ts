@@ -26,6 +26,11 @@ export interface RouteMeta {
   affix?: boolean;
   /** For hidden pages: the page shown before this one in the breadcrumbs. */
   parent?: string;
+  /**
+   * A customer's page. An operator sees it through the read-only support view: with a company
+   * chosen, as that company sees it; without one, a company chooser (layout/AppMain.tsx).
+   */
+  customer?: boolean;
 }
 
 export type PageModule = { default: ComponentType };
@@ -45,6 +50,8 @@ export interface MenuGroup {
 }
 
 export const HOME_PATH = '/dashboard';
+/** Where operators land (issue 11 §1). */
+export const OPERATOR_HOME = '/operator/index';
 
 export const shellGroups: MenuGroup[] = [
   {
@@ -52,7 +59,7 @@ export const shellGroups: MenuGroup[] = [
     routes: [
       {
         path: '/dashboard',
-        meta: { title: '用户中心', icon: 'dashboard', affix: true },
+        meta: { title: '用户中心', icon: 'dashboard', affix: true, customer: true },
         load: () => import('../pages/dashboard'),
       },
     ],
@@ -62,12 +69,12 @@ export const shellGroups: MenuGroup[] = [
     routes: [
       {
         path: '/purchaseRecords/index',
-        meta: { title: '套餐', icon: 'package' },
+        meta: { title: '套餐', icon: 'package', customer: true },
         load: () => import('../pages/purchase-records'),
       },
       {
         path: '/myAPI/index',
-        meta: { title: '我的API', icon: 'api' },
+        meta: { title: '我的API', icon: 'api', customer: true },
         load: () => import('../pages/my-api'),
       },
     ],
@@ -77,12 +84,12 @@ export const shellGroups: MenuGroup[] = [
     routes: [
       {
         path: '/accountList/index',
-        meta: { title: '子账号', icon: 'team' },
+        meta: { title: '子账号', icon: 'team', customer: true },
         load: () => import('../pages/account-list'),
       },
       {
         path: '/wechatList/index',
-        meta: { title: '微信管理', icon: 'wechat' },
+        meta: { title: '微信管理', icon: 'wechat', customer: true },
         load: () => import('../pages/wechat-list'),
       },
     ],
@@ -92,12 +99,12 @@ export const shellGroups: MenuGroup[] = [
     routes: [
       {
         path: '/onlineTest/index',
-        meta: { title: '在线测试', icon: 'experiment' },
+        meta: { title: '在线测试', icon: 'experiment', customer: true },
         load: () => import('../pages/online-test'),
       },
       {
         path: '/moniyanshi/index',
-        meta: { title: '模拟演示', icon: 'play' },
+        meta: { title: '模拟演示', icon: 'play', customer: true },
         load: () => import('../pages/moniyanshi'),
       },
     ],

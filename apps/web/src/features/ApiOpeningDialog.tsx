@@ -9,10 +9,13 @@ const AccessModeList = lazy(() =>
 const ApplyApiButton = lazy(() =>
   import('./commerce/ApplyApiButton').then((m) => ({ default: m.ApplyApiButton })),
 );
+const TierRule = lazy(() => import('./commerce/TierRule').then((m) => ({ default: m.TierRule })));
 
 /**
- * API-opening information: the four access modes with the tiers that support each, the company's own
- * (accountType) highlighted, and 开通 API for a company with a package but no API access yet.
+ * API-opening information: how the tier rule stands for this company (its access mode, the tier it
+ * needs, whether its package serves it), the four access modes with the tiers that support each, the
+ * company's own (accountType) highlighted, and 开通 API for a company with a package but no API
+ * access yet (disabled, saying why, when the package does not serve its access mode).
  */
 export function ApiOpeningDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const accountType = useSession((s) => s.user?.accountType);
@@ -38,6 +41,11 @@ export function ApiOpeningDialog({ open, onClose }: { open: boolean; onClose(): 
     >
       {open ? (
         <Suspense fallback={<Skeleton active paragraph={{ rows: 4 }} />}>
+          {isCustomer ? (
+            <div className="api-opening-rule">
+              <TierRule onNavigate={onClose} />
+            </div>
+          ) : null}
           <AccessModeList accountType={accountType} />
         </Suspense>
       ) : null}

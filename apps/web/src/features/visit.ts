@@ -16,5 +16,9 @@ export function trackVisit(pathname: string, send: typeof fetch = (i, init) => f
     // Not `keepalive`: page views are reported on arrival, not on unload (and Chromium never
     // reports a keepalive request as finished, which kept pages from ever going network-idle).
     body: '{}',
-  }).catch(() => {});
+  })
+    // The answer is read to its end: Chromium counts a response whose body nobody reads as still
+    // loading, so a page would never go network-idle either.
+    .then((res) => res.arrayBuffer())
+    .catch(() => {});
 }

@@ -1,5 +1,6 @@
 import {
   ApiOutlined,
+  ControlOutlined,
   DownOutlined,
   InfoCircleOutlined,
   LogoutOutlined,
@@ -13,11 +14,13 @@ import {
 import { Avatar, Button, Dropdown, type MenuProps } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { OPERATOR_HOME } from '../app/routes';
 import { ApiInfoDialog } from '../features/ApiInfoDialog';
 import { ApiOpeningDialog } from '../features/ApiOpeningDialog';
 import { useLogout } from '../features/logout';
 import { RealNameBadge } from '../features/RealNameBadge';
 import { SupportPopover } from '../features/SupportPopover';
+import { CompanySwitcher } from '../features/support-view/SupportView';
 import { useWxCountLive } from '../features/wx-count';
 import { toggleSidebar, useApp } from '../stores/app';
 import { useSession } from '../stores/session';
@@ -45,11 +48,13 @@ export function Navbar() {
   const [dialog, setDialog] = useState<'apiInfo' | 'apiOpening' | null>(null);
   const mobile = device === 'mobile';
   const customer = Boolean(user && !isOperator(user));
+  const operator = Boolean(user && isOperator(user));
 
   const avatarItems: MenuProps['items'] = [
     { key: 'console', icon: <UserOutlined />, label: '控制台' },
     ...(customer ? [{ key: 'wechat', icon: <WechatOutlined />, label: wxCountText(wxCount) }] : []),
-    ...(mobile
+    ...(operator && mobile ? [{ key: 'operator', icon: <ControlOutlined />, label: '运营管理' }] : []),
+    ...(customer && mobile
       ? [
           { key: 'apiInfo', icon: <ApiOutlined />, label: 'API 信息' },
           { key: 'apiOpening', icon: <InfoCircleOutlined />, label: 'API 开通说明' },
@@ -64,6 +69,7 @@ export function Navbar() {
   const onAvatarClick: MenuProps['onClick'] = ({ key }) => {
     if (key === 'console') navigate('/userInfo/index');
     else if (key === 'wechat') navigate('/wechatList/index');
+    else if (key === 'operator') navigate(OPERATOR_HOME);
     else if (key === 'buy') navigate('/purchaseRecords/index');
     else if (key === 'settings') openSettingsPanel();
     else if (key === 'apiInfo' || key === 'apiOpening') setDialog(key);
@@ -95,8 +101,18 @@ export function Navbar() {
             <WechatOutlined /> <span className="nav-label">在线微信</span> <strong>{wxCount ?? '—'}</strong>
           </Link>
         ) : null}
-        <RealNameBadge compact={mobile} />
-        {mobile ? null : (
+        {operator ? (
+          <>
+            {mobile ? null : (
+              <Link to={OPERATOR_HOME} className="nav-link" data-testid="nav-operator">
+                <ControlOutlined /> <span className="nav-label">运营管理</span>
+              </Link>
+            )}
+            <CompanySwitcher compact={mobile} />
+          </>
+        ) : null}
+        {customer ? <RealNameBadge compact={mobile} /> : null}
+        {mobile || !customer ? null : (
           <>
             <Button
               type="text"
@@ -118,8 +134,8 @@ export function Navbar() {
             </Button>
           </>
         )}
-        <SupportPopover compact={mobile} />
-        {mobile ? null : (
+        {customer ? <SupportPopover compact={mobile} /> : null}
+        {mobile || !customer ? null : (
           <Link to="/purchaseRecords/index" className="buy-link">
             <ShoppingCartOutlined /> 购买
           </Link>
@@ -152,8 +168,12 @@ export function Navbar() {
           </button>
         </Dropdown>
       </div>
-      <ApiInfoDialog open={dialog === 'apiInfo'} onClose={() => setDialog(null)} />
-      <ApiOpeningDialog open={dialog === 'apiOpening'} onClose={() => setDialog(null)} />
+      {customer ? (
+        <>
+          <ApiInfoDialog open={dialog === 'apiInfo'} onClose={() => setDialog(null)} />
+          <ApiOpeningDialog open={dialog === 'apiOpening'} onClose={() => setDialog(null)} />
+        </>
+      ) : null}
     </div>
   );
 }

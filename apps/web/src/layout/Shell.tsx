@@ -9,6 +9,7 @@ import { themeConfig, themeVars } from '../app/theme';
 import { closeSidebar, isMobileWidth, setDevice, useApp } from '../stores/app';
 import { onLogout } from '../stores/session';
 import { useSettings } from '../stores/settings';
+import { onSupportViewChange } from '../stores/support-view';
 import { ensureAffix, useTags } from '../stores/tags';
 import { addView } from '../stores/tags-logic';
 import { AppMain } from './AppMain';
@@ -26,6 +27,9 @@ export const queryClient = new QueryClient({
 });
 // Logout drops every cached answer: the next user must not see the previous one's data.
 onLogout(() => queryClient.clear());
+// Another company in the support view: drop every customer answer (the operator's own stay), before
+// the pages mount again for the new company.
+onSupportViewChange(() => queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'operator' }));
 
 const SIZE_TO_ANTD = { small: 'small', medium: 'middle', large: 'large' } as const;
 

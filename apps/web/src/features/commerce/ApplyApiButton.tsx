@@ -1,15 +1,19 @@
 import { ApiOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
 import * as accountCalls from '@wxc/contract/calls/api-accounts';
-import { App, Button } from 'antd';
+import { App, Button, Tooltip } from 'antd';
 import { useState } from 'react';
 import { call } from '../../api/client';
+import { useReadOnly } from '../../stores/support-view';
 import { useInvalidateCommerce } from './queries';
 import { type Credentials, SecretOnceDialog } from './SecretOnceDialog';
+import { useTierStanding } from './TierRule';
 
 /**
  * 开通 API: `home.applyApis` creates the company's first sub-account (with every free slot) and
- * answers its secret once; when API access already exists it says so.
+ * answers its secret once; when API access already exists it says so. Disabled, with the reason,
+ * without a package in force or while none serves the company's access mode (the service answers
+ * 40025); absent in the support view.
  */
 export function ApplyApiButton({
   disabled,
@@ -23,6 +27,15 @@ export function ApplyApiButton({
   const { message } = App.useApp();
   const invalidate = useInvalidateCommerce();
   const [credentials, setCredentials] = useState<Credentials | null>(null);
+  const readOnly = useReadOnly();
+  const standing = useTierStanding();
+  const refusal = !standing
+    ? null
+    : !standing.hasActive
+      ? '购买套餐后才能开通 API'
+      : !standing.fits
+        ? `当前套餐不支持贵公司的接入方式：${standing.needed}`
+        : null;
   const apply = useMutation({
     mutationFn: () => call(accountCalls.applyApis, {}),
     onSuccess: (result) => {
@@ -38,18 +51,22 @@ export function ApplyApiButton({
       }
     },
   });
+  if (readOnly) return null;
   return (
     <>
-      <Button
-        type="primary"
-        icon={<ApiOutlined />}
-        block={block}
-        disabled={disabled}
-        loading={apply.isPending}
-        onClick={() => apply.mutate()}
-      >
-        开通 API
-      </Button>
+      <Tooltip title={refusal}>
+        <Button
+          type="primary"
+          icon={<ApiOutlined />}
+          block={block}
+          disabled={disabled || refusal !== null}
+          loading={apply.isPending}
+          onClick={() => apply.mutate()}
+          data-testid="apply-api"
+        >
+          开通 API
+        </Button>
+      </Tooltip>
       <SecretOnceDialog
         credentials={credentials}
         title="API 已开通：请保存密钥"

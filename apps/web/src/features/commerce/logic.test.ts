@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   buildCurlExample,
+  callbackAddressNote,
   DAY_MS,
   dayRange,
   daysLeftText,
@@ -15,6 +16,8 @@ import {
   SECRET_PLACEHOLDER,
   shellQuote,
   supportedTiersText,
+  tierRefusal,
+  tierStanding,
   tiersSupporting,
 } from './logic';
 
@@ -97,6 +100,44 @@ describe('tiers', () => {
   });
 });
 
+describe('tier rule for one company', () => {
+  const sub = (
+    tier: 'basic' | 'business' | 'enterprise',
+    status: 'active' | 'expired',
+    packageName: string,
+  ) => ({
+    tier,
+    status,
+    packageName,
+  });
+  it('a 本地部署 company: basic does not fit, business does; expired packages do not count', () => {
+    expect(tierStanding([sub('basic', 'active', '基础版·月付')], 2)).toEqual({
+      hasActive: true,
+      fits: false,
+      unfit: ['基础版·月付'],
+      needed: '「本地部署」接入方式需要商务版及以上套餐',
+    });
+    expect(
+      tierStanding([sub('basic', 'active', '基础版'), sub('business', 'active', '商务版')], 2),
+    ).toMatchObject({
+      fits: true,
+      unfit: ['基础版'],
+    });
+    expect(tierStanding([sub('business', 'expired', '商务版')], 2)).toMatchObject({
+      hasActive: false,
+      fits: false,
+    });
+    expect(tierStanding([], 1)).toMatchObject({ hasActive: false, fits: false, unfit: [] });
+  });
+  it('says why a package cannot be bought, or nothing when it can', () => {
+    expect(tierRefusal('basic', 1)).toBeNull();
+    expect(tierRefusal('basic', 2)).toBe('不适用：「本地部署」接入方式需要商务版及以上套餐');
+    expect(tierRefusal('business', 3)).toBe('不适用：「托管」接入方式需要企业版套餐');
+    expect(tierRefusal('enterprise', 4)).toBeNull();
+    expect(tierRefusal('basic', undefined)).toBeNull();
+  });
+});
+
 describe('parseIpList', () => {
   it('splits by lines, commas and spaces, trims, drops blanks and duplicates', () => {
     expect(parseIpList(' 203.0.113.5\n\n203.0.113.0/24, 198.51.100.1，203.0.113.5 ')).toEqual([
@@ -154,5 +195,13 @@ describe('parseDateInput', () => {
     expect(parseDateInput('')).toBeNull();
     expect(parseDateInput('2025-02-30')).toBeNull();
     expect(parseDateInput('05/03/2025')).toBeNull();
+  });
+});
+
+describe('callbackAddressNote', () => {
+  it('says what this deployment allows', () => {
+    expect(callbackAddressNote(false)).toContain('不能指向本机或内网地址');
+    expect(callbackAddressNote(true)).toContain('允许回调到本机或内网地址');
+    expect(callbackAddressNote(true)).not.toContain('不能');
   });
 });

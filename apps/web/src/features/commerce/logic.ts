@@ -6,6 +6,8 @@ import {
   TIER_LABELS,
   TIER_ORDER,
   type Tier,
+  tierFits,
+  tierNeededText,
 } from '@wxc/contract/domain';
 
 /** Pure rules behind the commerce screens (套餐, 我的API, 子账号); each is unit-tested. */
@@ -140,4 +142,49 @@ export function parseDateInput(value: string): Date | null {
   if (!m) return null;
   const date = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
   return date.getMonth() === Number(m[2]) - 1 ? date : null;
+}
+
+/**
+ * The tier rule (spec §9) for one company, from its access mode and its packages: whether any
+ * package in force serves that mode (opening API access and sub-accounts needs one), and a sentence
+ * saying what is needed. The service decides (40025); this only lets the console say it first.
+ */
+export interface TierStanding {
+  /** A package is in force. */
+  hasActive: boolean;
+  /** A package in force serves the access mode. */
+  fits: boolean;
+  /** Names of packages in force that do not serve it. */
+  unfit: string[];
+  /** 「本地部署」接入方式需要商务版及以上套餐 */
+  needed: string;
+}
+
+export function tierStanding(
+  subscriptions: ReadonlyArray<{ tier: Tier; status: 'active' | 'expired'; packageName: string }>,
+  accountType: number,
+): TierStanding {
+  const active = subscriptions.filter((s) => s.status === 'active');
+  return {
+    hasActive: active.length > 0,
+    fits: active.some((s) => tierFits(s.tier, accountType)),
+    unfit: active.filter((s) => !tierFits(s.tier, accountType)).map((s) => s.packageName),
+    needed: tierNeededText(accountType),
+  };
+}
+
+/** Why a package of this tier cannot be bought by this company, or null when it can. */
+export function tierRefusal(tier: Tier, accountType: number | undefined): string | null {
+  if (accountType === undefined || tierFits(tier, accountType)) return null;
+  return `不适用：${tierNeededText(accountType)}`;
+}
+
+/**
+ * What the service lets a callback URL point at (siteInfo.callbackPrivateAllowed): said as it is on
+ * this deployment, never the default rule when the operator has opened private addresses.
+ */
+export function callbackAddressNote(privateAllowed: boolean): string {
+  return privateAllowed
+    ? '本服务允许回调到本机或内网地址（本地部署），地址须从服务器可以访问'
+    : '不能指向本机或内网地址，须是公网可以访问的地址';
 }

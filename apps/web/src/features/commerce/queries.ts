@@ -2,6 +2,7 @@ import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-quer
 import * as accountCalls from '@wxc/contract/calls/api-accounts';
 import * as packageCalls from '@wxc/contract/calls/packages';
 import { call } from '../../api/client';
+import { onboardingKeys } from '../onboarding/keys';
 
 /**
  * Query keys and the read hooks of the commerce screens, with one place for invalidation: any
@@ -27,8 +28,12 @@ export interface OrdersFilter {
   to?: number | undefined;
 }
 
+/** Also the 开始使用 checklist: a package, a sub-account or a callback URL ticks one of its steps. */
 export function invalidateCommerce(client: QueryClient): Promise<void> {
-  return client.invalidateQueries({ queryKey: commerceKeys.all });
+  return Promise.all([
+    client.invalidateQueries({ queryKey: commerceKeys.all }),
+    client.invalidateQueries({ queryKey: onboardingKeys.all }),
+  ]).then(() => undefined);
 }
 
 export function useInvalidateCommerce(): () => Promise<void> {

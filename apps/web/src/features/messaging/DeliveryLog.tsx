@@ -18,6 +18,7 @@ import {
 import { useState } from 'react';
 import type { z } from 'zod';
 import { call } from '../../api/client';
+import { useReadOnly } from '../../stores/support-view';
 import { formatTime, relativeTime } from '../../utils/time';
 import { useNarrow } from '../commerce/useNarrow';
 import { QueryState } from '../commerce/widgets';
@@ -31,9 +32,11 @@ function StatusTag({ status }: { status: string }) {
   return <Tag color={s.color}>{s.text}</Tag>;
 }
 
+/** 重新投递 (absent in the support view). */
 function ReplayButton({ eventId }: { eventId: string }) {
   const { message } = App.useApp();
   const client = useQueryClient();
+  const readOnly = useReadOnly();
   const replay = useMutation({
     mutationFn: () => call(callbackCalls.replayDelivery, { eventId }),
     onSuccess: () => {
@@ -41,6 +44,7 @@ function ReplayButton({ eventId }: { eventId: string }) {
       void client.invalidateQueries({ queryKey: messagingKeys.deliveries() });
     },
   });
+  if (readOnly) return null;
   return (
     <Button
       type="link"
@@ -127,11 +131,14 @@ export function DeliveryLog({
   subAccountId,
   compact = false,
   pageSize = PAGE_SIZE_DEFAULT,
+  emptyHint,
 }: {
   wxid?: string | undefined;
   subAccountId?: string | undefined;
   compact?: boolean;
   pageSize?: number;
+  /** What to do when nothing was delivered yet, said for the page it is on. */
+  emptyHint?: React.ReactNode;
 }) {
   const [page, setPage] = useState(1);
   const [status, setStatus] = useState<DeliveryFilter['status']>(undefined);
@@ -145,7 +152,8 @@ export function DeliveryLog({
       description={
         status
           ? '没有该状态的投递'
-          : '还没有回调事件：为子账号设置回调地址（在线测试 → 回调设置）后，收到的消息、上下线等事件会推送到该地址并记录在这里'
+          : (emptyHint ??
+            '还没有回调事件：为子账号设置回调地址后，收到的消息、上下线等事件会推送到该地址并记录在这里')
       }
     />
   );

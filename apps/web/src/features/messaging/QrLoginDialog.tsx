@@ -31,11 +31,13 @@ function NextStep({ state, go }: { state: Parameters<typeof nextLoginStep>[0]; g
       showIcon
       data-testid="qr-next-step"
       title={step.title}
-      description={step.text}
-      action={
-        <Button size="small" type="primary" onClick={() => go(step.to)}>
-          {step.action}
-        </Button>
+      description={
+        <>
+          <span className="qr-next-text">{step.text}</span>
+          <Button size="small" type="primary" onClick={() => go(step.to)}>
+            {step.action}
+          </Button>
+        </>
       }
     />
   );

@@ -2,11 +2,14 @@ import { describe, expect, it } from 'vitest';
 import {
   formatBytes,
   formatSeconds,
+  hasRoom,
   isInlineMedia,
   messageKind,
   messagePreview,
+  nextLoginStep,
   qrView,
   shiftMonth,
+  slotText,
 } from './labels';
 
 describe('message kinds and previews', () => {
@@ -74,5 +77,34 @@ describe('shiftMonth', () => {
     expect(shiftMonth('2026-01', -1)).toBe('2025-12');
     expect(shiftMonth('2026-12', 1)).toBe('2027-01');
     expect(shiftMonth('2026-05', 0)).toBe('2026-05');
+  });
+});
+
+describe('logging an account in: which sub-accounts can, and the next step when none', () => {
+  it('offers only sub-accounts with a slot to spare, saying why the others cannot', () => {
+    expect(hasRoom({ availableNum: 2, usedNum: 1 })).toBe(true);
+    expect(hasRoom({ availableNum: 0, usedNum: 0 })).toBe(false);
+    expect(hasRoom({ availableNum: 1, usedNum: 1 })).toBe(false);
+    expect(slotText({ availableNum: 0, usedNum: 0 })).toBe('未分配额度，不能登录');
+    expect(slotText({ availableNum: 1, usedNum: 1 })).toBe('额度已用完：在线 1 / 额度 1');
+    expect(slotText({ availableNum: 3, usedNum: 1 })).toBe('在线 1 / 额度 3');
+  });
+  it('points to the package, a new sub-account, an allocation or more slots, in that order', () => {
+    expect(nextLoginStep({ hasPackage: false, freeSlots: 0, subAccounts: 0 })).toMatchObject({
+      action: '去购买套餐',
+      to: '/purchaseRecords/index',
+    });
+    expect(nextLoginStep({ hasPackage: true, freeSlots: 5, subAccounts: 0 })).toMatchObject({
+      action: '新建子账号',
+      to: '/accountList/index?open=1',
+    });
+    expect(nextLoginStep({ hasPackage: true, freeSlots: 5, subAccounts: 1 })).toMatchObject({
+      action: '去分配额度',
+      to: '/accountList/index',
+    });
+    expect(nextLoginStep({ hasPackage: true, freeSlots: 0, subAccounts: 1 })).toMatchObject({
+      title: '账号额度已用完',
+      to: '/purchaseRecords/index',
+    });
   });
 });

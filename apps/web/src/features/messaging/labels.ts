@@ -222,3 +222,54 @@ export function shiftMonth(month: string, delta: number): string {
   const d = new Date(y, m - 1 + delta, 1);
   return monthOf(d);
 }
+
+// ---- logging an account in
+
+/** A sub-account can log one more account in. */
+export const hasRoom = (a: { availableNum: number; usedNum: number }) => a.availableNum > a.usedNum;
+
+/** "在线 1 / 额度 2", or why it cannot log another account in. */
+export function slotText(a: { availableNum: number; usedNum: number }): string {
+  if (a.availableNum <= 0) return '未分配额度，不能登录';
+  if (a.usedNum >= a.availableNum) return `额度已用完：在线 ${a.usedNum} / 额度 ${a.availableNum}`;
+  return `在线 ${a.usedNum} / 额度 ${a.availableNum}`;
+}
+
+/**
+ * Why no sub-account can log an account in, and the one thing to do next: buy a package, open a
+ * sub-account, or give one a slot (or buy more when every slot is taken).
+ */
+export function nextLoginStep(state: { hasPackage: boolean; freeSlots: number; subAccounts: number }): {
+  title: string;
+  text: string;
+  action: string;
+  to: string;
+} {
+  if (!state.hasPackage)
+    return {
+      title: '还没有有效套餐',
+      text: '登录微信账号需要套餐的账号额度：先购买套餐，再新建子账号并分配额度。',
+      action: '去购买套餐',
+      to: '/purchaseRecords/index',
+    };
+  if (state.subAccounts === 0)
+    return {
+      title: '还没有子账号',
+      text: '微信账号登录在子账号名下：新建一个子账号，把套餐的额度分配给它。',
+      action: '新建子账号',
+      to: '/accountList/index?open=1',
+    };
+  if (state.freeSlots > 0)
+    return {
+      title: '子账号的额度都已用完',
+      text: `每个子账号最多同时登录其额度个数的微信账号。公司还有 ${state.freeSlots} 个额度未分配，分配给子账号后即可登录。`,
+      action: '去分配额度',
+      to: '/accountList/index',
+    };
+  return {
+    title: '账号额度已用完',
+    text: '套餐的额度都已分配且在使用中：让一个账号下线，或购买更多套餐后再登录。',
+    action: '去购买套餐',
+    to: '/purchaseRecords/index',
+  };
+}

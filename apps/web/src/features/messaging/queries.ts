@@ -4,6 +4,7 @@ import * as msgCalls from '@wxc/contract/calls/msg';
 import * as recordCalls from '@wxc/contract/calls/records';
 import { call } from '../../api/client';
 import { commerceKeys } from '../commerce/queries';
+import { onboardingKeys } from '../onboarding/keys';
 import type { LiveEvent } from './sse';
 
 /**
@@ -45,15 +46,17 @@ export function keysForEvent(event: LiveEvent): QueryKey[] {
         messagingKeys.accounts(),
         messagingKeys.records(),
         [...commerceKeys.all, 'apiAccounts'],
+        onboardingKeys.all,
       ];
     case 'message':
-      return [messagingKeys.messages(event.wxid), [...messagingKeys.stats(), 'details']];
+      return [messagingKeys.messages(event.wxid), [...messagingKeys.stats(), 'details'], onboardingKeys.all];
     case 'callback':
-      return [messagingKeys.deliveries()];
+      return [messagingKeys.deliveries(), onboardingKeys.all];
     case 'qr':
       return [messagingKeys.records()];
     case 'realname':
-      return [];
+      // The 开始使用 checklist's last step.
+      return [onboardingKeys.all];
   }
 }
 

@@ -1,6 +1,7 @@
 import { Avatar, Tag, Tooltip } from 'antd';
+import { useReadOnly } from '../../stores/support-view';
 import { ACCOUNT_STATUS_LABELS, isInlineMedia } from './labels';
-import { useLiveStatus } from './useLive';
+import { SUPPORT_VIEW_REFRESH_MS, useLiveStatus } from './useLive';
 
 /** An avatar from a same-origin URL, or the name's first character (the CSP allows no other). */
 export function WxAvatar({ src, name, size = 32 }: { src?: string | null; name: string; size?: number }) {
@@ -20,6 +21,17 @@ export function AccountStatusTag({ status }: { status: 'online' | 'offline' }) {
 /** A small dot telling whether live updates are flowing. */
 export function LiveBadge() {
   const status = useLiveStatus();
+  const supportView = useReadOnly();
+  if (supportView) {
+    return (
+      <Tooltip title="查看客户控制台时没有实时推送：数据定时刷新，切回本页时也会刷新">
+        <span className="live-badge" data-testid="live-badge" data-status="polling">
+          <span className="live-dot" />
+          只读查看 · 每 {SUPPORT_VIEW_REFRESH_MS / 1000} 秒刷新
+        </span>
+      </Tooltip>
+    );
+  }
   const on = status === 'open';
   const text = on
     ? '实时更新中'

@@ -4,9 +4,11 @@ import * as accountCalls from '@wxc/contract/calls/api-accounts';
 import { httpUrlField } from '@wxc/contract/fields';
 import { Alert, App, Button, Drawer, Form, Input, InputNumber, Modal, Skeleton } from 'antd';
 import { call } from '../../api/client';
-import { maxAllocatable, parseIpList } from '../../features/commerce/logic';
+import { callbackAddressNote, maxAllocatable, parseIpList } from '../../features/commerce/logic';
 import { useCompanyConfig, useInvalidateCommerce } from '../../features/commerce/queries';
 import type { Credentials } from '../../features/commerce/SecretOnceDialog';
+import { useSite } from '../../stores/site';
+import { useReadOnly } from '../../stores/support-view';
 import { zodRule } from '../../utils/form-rules';
 
 const nameRule = zodRule(accountCalls.openApiAccount.request.shape.name);
@@ -28,17 +30,29 @@ interface OpenValues {
   callbackUrl?: string;
 }
 
-/** 新建子账号: name, slots (up to the free ones), optional callback URL; answers the secret once. */
+/** What an allocation is, and where this company stands, in one line under the field. */
+export function allocationHelp(freeSlots: number, totalSlots: number): string {
+  const what = '额度 = 这个子账号最多可同时登录的微信账号数';
+  if (totalSlots <= 0) return `${what}。还没有有效套餐，购买后才有额度可分配。`;
+  if (freeSlots <= 0)
+    return `${what}。套餐的 ${totalSlots} 个额度已全部分配给其他子账号：可先在列表中调低它们的额度，或购买更多套餐；额度为 0 的子账号不能登录微信账号。`;
+  return `${what}。套餐共 ${totalSlots} 个，可分配 ${freeSlots} 个（默认全部），以后可随时调整。`;
+}
+
+/** 新建子账号: name, slots (the free ones by default), optional callback URL; answers the secret once. */
 export function OpenDialog({
   freeSlots,
+  totalSlots,
   onClose,
   onCreated,
 }: {
   freeSlots: number;
+  totalSlots: number;
   onClose(): void;
   onCreated(credentials: Credentials): void;
 }) {
   const [form] = Form.useForm<OpenValues>();
+  const privateAllowed = useSite((s) => s.callbackPrivateAllowed);
   const invalidate = useInvalidateCommerce();
   const open = useMutation({
     mutationFn: (v: OpenValues) =>
@@ -65,7 +79,7 @@ export function OpenDialog({
       <Form
         form={form}
         layout="vertical"
-        initialValues={{ availableNum: 0 }}
+        initialValues={{ availableNum: Math.max(0, freeSlots) }}
         onFinish={(v) => open.mutate(v)}
       >
         <Form.Item name="name" label="子账号名称" rules={[nameRule]} extra="例如业务线或应用名称，便于区分">
@@ -74,7 +88,7 @@ export function OpenDialog({
         <Form.Item
           name="availableNum"
           label="分配账号额度"
-          extra={`当前可分配 ${freeSlots} 个，可稍后调整`}
+          extra={<span data-testid="allocation-help">{allocationHelp(freeSlots, totalSlots)}</span>}
           rules={[{ type: 'number', min: 0, max: freeSlots, message: `最多可分配 ${freeSlots} 个` }]}
         >
           <InputNumber aria-label="分配账号额度" min={0} max={freeSlots} precision={0} suffix="个" />
@@ -83,7 +97,7 @@ export function OpenDialog({
           name="callbackUrl"
           label="回调地址（可选）"
           rules={[optionalUrlRule]}
-          extra="接收消息和事件推送；不填则使用公司默认回调地址"
+          extra={`接收消息和事件推送；不填则使用公司默认回调地址。${callbackAddressNote(privateAllowed)}`}
         >
           <Input placeholder="https://example.com/wechat/callback" maxLength={500} />
         </Form.Item>
@@ -152,6 +166,7 @@ export function SlotsDialog({
 /** 编辑: name and callback URL (empty clears it). */
 export function EditDialog({ account, onClose }: { account: ApiAccount; onClose(): void }) {
   const { message } = App.useApp();
+  const privateAllowed = useSite((s) => s.callbackPrivateAllowed);
   const [form] = Form.useForm<{ name: string; callbackUrl?: string }>();
   const invalidate = useInvalidateCommerce();
   const save = useMutation({
@@ -190,7 +205,7 @@ export function EditDialog({ account, onClose }: { account: ApiAccount; onClose(
           name="callbackUrl"
           label="回调地址"
           rules={[optionalUrlRule]}
-          extra="留空则使用公司默认回调地址；不能指向本机或内网地址"
+          extra={`留空则使用公司默认回调地址；${callbackAddressNote(privateAllowed)}`}
         >
           <Input placeholder="https://example.com/wechat/callback" maxLength={500} allowClear />
         </Form.Item>
@@ -212,6 +227,8 @@ const ipListRule = {
 /** 公司 API 设置: default callback URL and the IP allow-list for API credentials. */
 export function CompanySettingsDrawer({ open, onClose }: { open: boolean; onClose(): void }) {
   const { message } = App.useApp();
+  const readOnly = useReadOnly();
+  const privateAllowed = useSite((s) => s.callbackPrivateAllowed);
   const [form] = Form.useForm<{ defaultCallbackUrl?: string; ipAllowlist?: string }>();
   const config = useCompanyConfig(open);
   const invalidate = useInvalidateCommerce();
@@ -230,22 +247,24 @@ export function CompanySettingsDrawer({ open, onClose }: { open: boolean; onClos
   return (
     <Drawer
       open={open}
-      title="公司 API 设置"
+      title={readOnly ? '公司 API 设置（只读）' : '公司 API 设置'}
       onClose={onClose}
       size={Math.min(480, typeof window === 'undefined' ? 480 : window.innerWidth)}
       destroyOnHidden
       footer={
-        <div className="drawer-footer">
-          <Button onClick={onClose}>取消</Button>
-          <Button
-            type="primary"
-            loading={save.isPending}
-            onClick={() => form.submit()}
-            disabled={!config.data}
-          >
-            保存
-          </Button>
-        </div>
+        readOnly ? null : (
+          <div className="drawer-footer">
+            <Button onClick={onClose}>取消</Button>
+            <Button
+              type="primary"
+              loading={save.isPending}
+              onClick={() => form.submit()}
+              disabled={!config.data}
+            >
+              保存
+            </Button>
+          </div>
+        )
       }
     >
       {config.isPending ? (
@@ -256,6 +275,7 @@ export function CompanySettingsDrawer({ open, onClose }: { open: boolean; onClos
         <Form
           form={form}
           layout="vertical"
+          disabled={readOnly}
           initialValues={{
             defaultCallbackUrl: config.data.defaultCallbackUrl ?? '',
             ipAllowlist: config.data.ipAllowlist.join('\n'),
@@ -266,7 +286,7 @@ export function CompanySettingsDrawer({ open, onClose }: { open: boolean; onClos
             name="defaultCallbackUrl"
             label="默认回调地址"
             rules={[optionalUrlRule]}
-            extra="子账号未设置回调地址时，消息和事件推送到这里"
+            extra={`子账号未设置回调地址时，消息和事件推送到这里；${callbackAddressNote(privateAllowed)}`}
           >
             <Input placeholder="https://example.com/wechat/callback" maxLength={500} allowClear />
           </Form.Item>

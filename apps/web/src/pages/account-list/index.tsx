@@ -3,13 +3,15 @@ import type { ApiAccount } from '@wxc/contract/calls/api-accounts';
 import * as accountCalls from '@wxc/contract/calls/api-accounts';
 import { SUB_ACCOUNT_MAX_PER_COMPANY } from '@wxc/contract/constants';
 import { Alert, App, Button, Card, Empty, Switch, Table, type TableColumnsType } from 'antd';
-import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
 import { call } from '../../api/client';
 import { useApiAccounts, useInvalidateCommerce } from '../../features/commerce/queries';
 import { type Credentials, SecretOnceDialog } from '../../features/commerce/SecretOnceDialog';
+import { TierRule } from '../../features/commerce/TierRule';
 import { useNarrow } from '../../features/commerce/useNarrow';
 import { CopyableCode, QueryState, QuotaSummary, StatusTag } from '../../features/commerce/widgets';
+import { useReadOnly } from '../../stores/support-view';
 import { formatTime } from '../../utils/time';
 import { CompanySettingsDrawer, EditDialog, OpenDialog, SlotsDialog } from './dialogs';
 import '../../features/commerce/commerce.css';
@@ -35,6 +37,15 @@ export default function AccountListPage() {
   const freeSlots = query.data?.freeSlots ?? 0;
   const hasPackage = (query.data?.totalSlots ?? 0) > 0;
   const activeCount = query.data?.list.filter((a) => a.status === 'active').length ?? 0;
+  const readOnly = useReadOnly();
+  // `?open=1` (the 开始使用 checklist's link) opens 新建子账号 once the quota is known.
+  const [params] = useSearchParams();
+  const autoOpened = useRef(false);
+  useEffect(() => {
+    if (autoOpened.current || readOnly || params.get('open') !== '1' || !query.data) return;
+    autoOpened.current = true;
+    if (query.data.totalSlots > 0) setDialog({ kind: 'open' });
+  }, [params, query.data, readOnly]);
 
   const resetSecret = (account: ApiAccount) =>
     modal.confirm({
@@ -86,7 +97,7 @@ export default function AccountListPage() {
     });
 
   const actions = (a: ApiAccount) =>
-    a.status === 'active' ? (
+    readOnly ? null : a.status === 'active' ? (
       <span className="table-actions">
         <Button type="link" size="small" onClick={() => setDialog({ kind: 'slots', account: a })}>
           分配额度
@@ -136,13 +147,17 @@ export default function AccountListPage() {
       render: (url: string | null) => url ?? <span className="muted">使用默认</span>,
     },
     { title: '创建时间', dataIndex: 'createdAt', width: 165, render: (t: number) => formatTime(t) },
-    {
-      title: '操作',
-      key: 'actions',
-      width: 236,
-      fixed: 'right',
-      render: (_, a) => actions(a),
-    },
+    ...(readOnly
+      ? []
+      : [
+          {
+            title: '操作',
+            key: 'actions',
+            width: 236,
+            fixed: 'right' as const,
+            render: (_: unknown, a: ApiAccount) => actions(a),
+          },
+        ]),
   ];
 
   const buy = (
@@ -164,9 +179,13 @@ export default function AccountListPage() {
   const emptyState = (
     <Empty
       image={Empty.PRESENTED_IMAGE_SIMPLE}
-      description={hasPackage ? '还没有子账号' : '购买套餐后即可创建子账号'}
+      description={
+        hasPackage
+          ? '还没有子账号：新建一个，把套餐的账号额度分配给它，就能登录微信账号'
+          : '购买套餐后即可创建子账号'
+      }
     >
-      {hasPackage ? openButton : buy}
+      {readOnly ? null : hasPackage ? openButton : buy}
     </Empty>
   );
 
@@ -179,7 +198,7 @@ export default function AccountListPage() {
             <Button icon={<SettingOutlined />} onClick={() => setDialog({ kind: 'settings' })}>
               公司 API 设置
             </Button>
-            {openButton}
+            {readOnly ? null : openButton}
           </>
         }
       />
@@ -194,9 +213,11 @@ export default function AccountListPage() {
                   showIcon
                   title="暂无有效套餐"
                   description="子账号需要分配账号额度才能登录微信账号，请先购买或续费套餐。"
-                  action={buy}
+                  action={readOnly ? null : buy}
                 />
-              ) : null}
+              ) : (
+                <TierRule onlyProblems />
+              )}
               <div className="list-toolbar">
                 <span className="recovered-toggle">
                   <Switch
@@ -273,6 +294,7 @@ export default function AccountListPage() {
       {dialog?.kind === 'open' ? (
         <OpenDialog
           freeSlots={freeSlots}
+          totalSlots={query.data?.totalSlots ?? 0}
           onClose={() => setDialog(null)}
           onCreated={(credentials) => {
             setDialog(null);

@@ -16,7 +16,9 @@ import { PagedList } from '../../features/messaging/PagedList';
 import { messagingKeys } from '../../features/messaging/queries';
 import { useLiveEvents } from '../../features/messaging/useLive';
 import { AccountStatusTag, LiveBadge, WxAvatar } from '../../features/messaging/widgets';
+import { GettingStarted } from '../../features/onboarding/GettingStarted';
 import { useSettings } from '../../stores/settings';
+import { useReadOnly } from '../../stores/support-view';
 import { formatTime } from '../../utils/time';
 import '../../features/commerce/commerce.css';
 import '../../features/messaging/messaging.css';
@@ -124,6 +126,7 @@ function MonthSection() {
 function OpenServices() {
   const query = useOpenService();
   const navigate = useNavigate();
+  const readOnly = useReadOnly();
   return (
     <Card title="已开通服务" className="dash-card">
       <QueryState
@@ -131,13 +134,15 @@ function OpenServices() {
         isEmpty={(d) => d.services.length === 0}
         empty={
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无有效套餐">
-            <Button
-              type="primary"
-              icon={<ShoppingOutlined />}
-              onClick={() => navigate('/purchaseRecords/index')}
-            >
-              去购买
-            </Button>
+            {readOnly ? null : (
+              <Button
+                type="primary"
+                icon={<ShoppingOutlined />}
+                onClick={() => navigate('/purchaseRecords/index')}
+              >
+                去购买
+              </Button>
+            )}
           </Empty>
         }
       >
@@ -169,6 +174,8 @@ function OpenServices() {
 
 function ConsumeRecords() {
   const [page, setPage] = useState(1);
+  const navigate = useNavigate();
+  const readOnly = useReadOnly();
   const query = useQuery({
     queryKey: ['commerce', 'consumeRecord', page],
     queryFn: ({ signal }) => call(packageCalls.consumeRecord, { page, pageSize: 5 }, { signal }),
@@ -189,7 +196,11 @@ function ConsumeRecords() {
       <QueryState
         query={query}
         isEmpty={(d) => d.total === 0}
-        empty={<Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无消费记录" />}
+        empty={
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无消费记录">
+            {readOnly ? null : <Button onClick={() => navigate('/purchaseRecords/index')}>查看套餐</Button>}
+          </Empty>
+        }
       >
         {(d) => (
           <>
@@ -238,6 +249,7 @@ function AccountDetails() {
     pageSize: PAGE_SIZE_DEFAULT,
   });
   const navigate = useNavigate();
+  const readOnly = useReadOnly();
   const query = useQuery({
     queryKey: messagingKeys.details(filter),
     queryFn: ({ signal }) => call(recordCalls.accountDetails, filter, { signal }),
@@ -248,8 +260,8 @@ function AccountDetails() {
       image={Empty.PRESENTED_IMAGE_SIMPLE}
       description={filter.status ? '没有该状态的账号' : '还没有登录过微信账号'}
     >
-      {filter.status ? null : (
-        <Button type="primary" onClick={() => navigate('/wechatList/index')}>
+      {filter.status || readOnly ? null : (
+        <Button type="primary" onClick={() => navigate('/wechatList/index?add=1')}>
           去添加账号
         </Button>
       )}
@@ -350,6 +362,7 @@ export default function DashboardPage() {
   return (
     <div className="page dashboard-page">
       <PageHeader tag={<LiveBadge />} subtitle="微信账号在线情况、已开通服务与消费记录" />
+      <GettingStarted />
       <section className="stat-grid" aria-label="账号统计">
         {FIGURES.map((def) => (
           <FigureCard key={def.id} def={def} />

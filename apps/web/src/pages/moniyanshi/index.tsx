@@ -4,8 +4,10 @@ import type { Contact } from '@wxc/contract/calls/msg';
 import * as msgCalls from '@wxc/contract/calls/msg';
 import { Alert, Button, Card, Empty, Input, Segmented, Select, Skeleton, Tag } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
 import { call } from '../../api/client';
 import { useNarrow } from '../../features/commerce/useNarrow';
+import { Composer } from '../../features/messaging/Composer';
 import { Conversation } from '../../features/messaging/Conversation';
 import { DeliveryLog } from '../../features/messaging/DeliveryLog';
 import { isChatroom } from '../../features/messaging/labels';
@@ -13,10 +15,10 @@ import { QrLoginDialog } from '../../features/messaging/QrLoginDialog';
 import { messagingKeys, useOnlineAccounts } from '../../features/messaging/queries';
 import { useLiveEvents } from '../../features/messaging/useLive';
 import { LiveBadge, WxAvatar } from '../../features/messaging/widgets';
-import { Composer } from './Composer';
 import '../../features/messaging/messaging.css';
 import './moniyanshi.css';
 import { PageHeader } from '../../components/PageHeader';
+import { useReadOnly } from '../../stores/support-view';
 
 const displayName = (c: Contact) => c.remark || c.nickname || c.wxid;
 
@@ -70,10 +72,13 @@ function Members({ wxid, roomId }: { wxid: string; roomId: string }) {
 export default function DemoPage() {
   useLiveEvents();
   const narrow = useNarrow();
+  const readOnly = useReadOnly();
   const online = useOnlineAccounts();
   const accounts = online.data?.list ?? [];
-  const [wxid, setWxid] = useState<string | undefined>();
-  const [peer, setPeer] = useState<string | undefined>();
+  // `?wxid=&peer=` (微信管理 → 消息) opens that account's conversation.
+  const [params] = useSearchParams();
+  const [wxid, setWxid] = useState<string | undefined>(() => params.get('wxid') ?? undefined);
+  const [peer, setPeer] = useState<string | undefined>(() => params.get('peer') ?? undefined);
   const [tab, setTab] = useState<'friend' | 'chatroom'>('friend');
   const [search, setSearch] = useState('');
   const [login, setLogin] = useState(false);
@@ -139,13 +144,15 @@ export default function DemoPage() {
           }))}
         />
       ) : null}
-      <Button
-        icon={<PlusOutlined />}
-        onClick={() => setLogin(true)}
-        type={accounts.length ? 'default' : 'primary'}
-      >
-        {accounts.length ? '登录' : '扫码登录账号'}
-      </Button>
+      {readOnly ? null : (
+        <Button
+          icon={<PlusOutlined />}
+          onClick={() => setLogin(true)}
+          type={accounts.length ? 'default' : 'primary'}
+        >
+          {accounts.length ? '登录' : '扫码登录账号'}
+        </Button>
+      )}
     </div>
   );
 
@@ -231,7 +238,11 @@ export default function DemoPage() {
           className="chat-body"
           emptyText="还没有消息，打个招呼吧"
         />
-        <Composer wxid={wxid} peer={peer} />
+        {readOnly ? (
+          <p className="muted demo-readonly">只读查看：不能代客户发送消息。</p>
+        ) : (
+          <Composer wxid={wxid} peer={peer} />
+        )}
       </div>
     ) : (
       <div className="demo-chat demo-chat-empty">
@@ -248,7 +259,18 @@ export default function DemoPage() {
       <h3 className="side-title">
         回调投递 <span className="muted">{account?.nickname}</span>
       </h3>
-      <DeliveryLog wxid={wxid} compact pageSize={8} />
+      <DeliveryLog
+        wxid={wxid}
+        compact
+        pageSize={8}
+        emptyHint={
+          <>
+            还没有回调事件：在「在线测试 →
+            回调设置」为子账号设置回调地址后，消息、上下线等事件会推送并记录在这里。
+            <Link to="/onlineTest/index#callbacks">去设置回调地址</Link>
+          </>
+        }
+      />
     </aside>
   ) : null;
 
@@ -269,11 +291,15 @@ export default function DemoPage() {
           <Empty
             className="demo-nobody"
             image={Empty.PRESENTED_IMAGE_SIMPLE}
-            description="还没有在线的账号：扫码登录一个模拟账号，就能开始聊天"
+            description={
+              readOnly ? '该公司此刻没有在线的账号' : '还没有在线的账号：扫码登录一个模拟账号，就能开始聊天'
+            }
           >
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setLogin(true)}>
-              扫码登录账号
-            </Button>
+            {readOnly ? null : (
+              <Button type="primary" icon={<PlusOutlined />} onClick={() => setLogin(true)}>
+                扫码登录账号
+              </Button>
+            )}
           </Empty>
         ) : (
           <div className={`demo-layout ${narrow ? (peer ? 'show-chat' : 'show-list') : ''}`}>

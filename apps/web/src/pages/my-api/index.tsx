@@ -6,8 +6,9 @@ import { AccessModeList } from '../../features/commerce/AccessModeList';
 import { ApplyApiButton } from '../../features/commerce/ApplyApiButton';
 import { buildCurlExample } from '../../features/commerce/logic';
 import { useApiAccounts, useService } from '../../features/commerce/queries';
+import { TierRule } from '../../features/commerce/TierRule';
 import { CopyableCode, CopyButton, QueryState, QuotaSummary } from '../../features/commerce/widgets';
-import { useSession } from '../../stores/session';
+import { useCompanyAccountType, useReadOnly } from '../../stores/support-view';
 import { accountTypeLabel } from '../../utils/labels';
 import '../../features/commerce/commerce.css';
 import './my-api.css';
@@ -24,6 +25,7 @@ function BuyButton() {
 
 function ServiceCard() {
   const service = useService();
+  const readOnly = useReadOnly();
   return (
     <Card title="服务信息">
       <QueryState query={service} rows={2}>
@@ -45,7 +47,7 @@ function ServiceCard() {
                 showIcon
                 title="暂无有效套餐"
                 description="购买套餐后即可开通 API、登录微信账号；套餐到期后 API 调用将停止。"
-                action={<BuyButton />}
+                action={readOnly ? null : <BuyButton />}
               />
             ) : null}
           </div>
@@ -60,6 +62,7 @@ function CredentialsCard() {
   const service = useService();
   const hasPackage = service.data?.show ?? false;
   const navigate = useNavigate();
+  const readOnly = useReadOnly();
   return (
     <Card
       title="API 凭证"
@@ -81,7 +84,7 @@ function CredentialsCard() {
               hasPackage ? '尚未开通 API，开通后将生成第一个子账号的密钥' : '购买套餐后即可开通 API'
             }
           >
-            {hasPackage ? <ApplyApiButton /> : <BuyButton />}
+            {readOnly ? null : hasPackage ? <ApplyApiButton /> : <BuyButton />}
           </Empty>
         }
       >
@@ -168,7 +171,7 @@ function ExampleCard() {
 
 /** /myAPI/index (我的API): service address, credentials, access modes, how to call the API. */
 export default function MyApiPage() {
-  const accountType = useSession((s) => s.user?.accountType);
+  const accountType = useCompanyAccountType();
   return (
     <div className="page commerce-page my-api-page">
       <PageHeader subtitle="服务地址、API 凭证与调用示例" />
@@ -179,6 +182,9 @@ export default function MyApiPage() {
           您当前的接入方式：<strong data-testid="my-access-mode">{accountTypeLabel(accountType)}</strong>
           。不同接入方式需要相应等级的套餐。
         </p>
+        <div className="api-opening-rule">
+          <TierRule />
+        </div>
         <AccessModeList accountType={accountType} />
       </Card>
       <ExampleCard />

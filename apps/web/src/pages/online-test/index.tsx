@@ -5,6 +5,7 @@ import type { ApiParam } from '@wxc/contract/calls/catalogue';
 import * as catalogueCalls from '@wxc/contract/calls/catalogue';
 import { Alert, Button, Card, Empty, Form, Input, Select, Skeleton, Switch, Tag, Tooltip } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
+import { useLocation } from 'react-router';
 import { z } from 'zod';
 import { ApiError, call } from '../../api/client';
 import { useApiAccounts, useService } from '../../features/commerce/queries';
@@ -20,6 +21,7 @@ import {
 } from '../../features/messaging/form';
 import { messagingKeys, useOnlineAccounts } from '../../features/messaging/queries';
 import { useLiveEvents } from '../../features/messaging/useLive';
+import { useReadOnly } from '../../stores/support-view';
 import { CallbackCard, UploadBox } from './tools';
 import '../../features/commerce/commerce.css';
 import '../../features/messaging/messaging.css';
@@ -132,6 +134,7 @@ function FieldInput({
 }
 
 function Tester({ entry }: { entry: Entry }) {
+  const readOnly = useReadOnly();
   const params = useQuery({
     queryKey: messagingKeys.params(entry.path),
     queryFn: ({ signal }) =>
@@ -210,7 +213,11 @@ function Tester({ entry }: { entry: Entry }) {
       </div>
       {entry.description ? <p className="muted tester-desc">{entry.description}</p> : null}
       {entry.path === UPLOAD_PATH ? (
-        <UploadBox />
+        readOnly ? (
+          <p className="muted">只读查看：不能代客户上传文件。</p>
+        ) : (
+          <UploadBox />
+        )
       ) : (
         <QueryState query={params} rows={4}>
           {() => (
@@ -238,30 +245,42 @@ function Tester({ entry }: { entry: Entry }) {
                     />
                   </Form.Item>
                 ))}
-                <div className="tester-actions">
-                  <Button type="primary" htmlType="submit" icon={<SendOutlined />} loading={sending}>
-                    发送请求
-                  </Button>
-                  <Tooltip title="用接口示例填写所有参数">
-                    <Button
-                      icon={<BulbOutlined />}
-                      onClick={() =>
-                        setValues(
-                          initialValues(
-                            fields,
-                            { ...context, wxid: values.wxid as string | undefined },
-                            true,
-                          ),
-                        )
-                      }
-                    >
-                      填入示例
+                {readOnly ? (
+                  <Alert
+                    type="info"
+                    showIcon
+                    title="只读查看：不能代客户调用接口"
+                    description="可以查看接口、参数和请求示例；调用请由客户在自己的控制台或程序中进行。"
+                  />
+                ) : (
+                  <div className="tester-actions">
+                    <Button type="primary" htmlType="submit" icon={<SendOutlined />} loading={sending}>
+                      发送请求
                     </Button>
-                  </Tooltip>
-                  <Button icon={<ClearOutlined />} onClick={() => setValues(initialValues(fields, context))}>
-                    重置
-                  </Button>
-                </div>
+                    <Tooltip title="用接口示例填写所有参数">
+                      <Button
+                        icon={<BulbOutlined />}
+                        onClick={() =>
+                          setValues(
+                            initialValues(
+                              fields,
+                              { ...context, wxid: values.wxid as string | undefined },
+                              true,
+                            ),
+                          )
+                        }
+                      >
+                        填入示例
+                      </Button>
+                    </Tooltip>
+                    <Button
+                      icon={<ClearOutlined />}
+                      onClick={() => setValues(initialValues(fields, context))}
+                    >
+                      重置
+                    </Button>
+                  </div>
+                )}
               </Form>
               <div className="tester-panels">
                 <section aria-label="请求">
@@ -303,9 +322,42 @@ function Tester({ entry }: { entry: Entry }) {
   );
 }
 
+/**
+ * Brings the element `#id` into view when the address ends with that hash, and keeps it there while
+ * the content above it is still loading (the page grows), until the user scrolls or 3 s pass.
+ */
+function useScrollToHash(id: string) {
+  const { hash } = useLocation();
+  useEffect(() => {
+    if (hash !== `#${id}`) return;
+    let moved = false;
+    const stop = () => {
+      moved = true;
+    };
+    const scroll = () => {
+      if (!moved) document.getElementById(id)?.scrollIntoView({ block: 'start' });
+    };
+    scroll();
+    const observer = new ResizeObserver(scroll);
+    const main = document.querySelector('.app-main');
+    if (main) observer.observe(main);
+    const timer = setTimeout(() => observer.disconnect(), 3000);
+    const events = ['wheel', 'touchstart', 'keydown'] as const;
+    for (const e of events) window.addEventListener(e, stop, { passive: true });
+    return () => {
+      clearTimeout(timer);
+      observer.disconnect();
+      for (const e of events) window.removeEventListener(e, stop);
+    };
+  }, [hash, id]);
+}
+
 /** /onlineTest/index (在线测试): every customer-facing call, a form from its parameters, the result. */
 export default function OnlineTestPage() {
   useLiveEvents();
+  const readOnly = useReadOnly();
+  // `#callbacks` (the 开始使用 checklist, 模拟演示's delivery log) scrolls to 回调设置.
+  useScrollToHash('callbacks');
   const catalogue = useQuery({
     queryKey: messagingKeys.catalogue(),
     queryFn: ({ signal }) => call(catalogueCalls.wechatApiList, {}, { signal }),
@@ -362,7 +414,7 @@ export default function OnlineTestPage() {
       </Card>
       <div className="tools-grid">
         <Card title="上传文件获取媒体地址" className="tool-card">
-          <UploadBox />
+          {readOnly ? <p className="muted">只读查看：不能代客户上传文件。</p> : <UploadBox />}
         </Card>
         <CallbackCard />
       </div>

@@ -5,13 +5,17 @@ import * as msgCalls from '@wxc/contract/calls/msg';
 import { MEDIA_MAX_BYTES } from '@wxc/contract/constants';
 import { Alert, App, Button, Card, Input, Select, Space } from 'antd';
 import { useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
 import { call } from '../../api/client';
 import { uploadSource } from '../../api/upload';
+import { callbackAddressNote } from '../../features/commerce/logic';
 import { useApiAccounts, useInvalidateCommerce } from '../../features/commerce/queries';
 import { CopyableCode } from '../../features/commerce/widgets';
 import { DeliveryLog } from '../../features/messaging/DeliveryLog';
 import { formatBytes } from '../../features/messaging/labels';
 import { messagingKeys } from '../../features/messaging/queries';
+import { useSite } from '../../stores/site';
+import { useReadOnly } from '../../stores/support-view';
 
 /** A file picker that uploads with getSourceUrl and shows the media URL to use in send calls. */
 export function UploadBox({ onUploaded }: { onUploaded?(url: string, fileName: string): void }) {
@@ -78,6 +82,9 @@ export function CallbackCard() {
   const [url, setUrl] = useState('');
   const [busy, setBusy] = useState<'save' | 'test' | null>(null);
   const [outcome, setOutcome] = useState<string | null>(null);
+  const readOnly = useReadOnly();
+  const privateAllowed = useSite((x) => x.callbackPrivateAllowed);
+  const navigate = useNavigate();
 
   useEffect(() => {
     if (!subId && active[0]) setSubId(active[0].id);
@@ -124,7 +131,14 @@ export function CallbackCard() {
           type="info"
           showIcon
           title="还没有子账号"
-          description="回调地址属于子账号：请先在「子账号」中新建。"
+          description="回调地址属于子账号：先新建一个子账号，再回到这里设置。"
+          action={
+            readOnly ? null : (
+              <Button size="small" type="primary" onClick={() => navigate('/accountList/index?open=1')}>
+                新建子账号
+              </Button>
+            )
+          }
         />
       ) : (
         <div className="callback-form">
@@ -138,39 +152,51 @@ export function CallbackCard() {
           />
           <Input
             aria-label="回调地址"
-            placeholder="https://your-server.example.com/wx/callback"
+            placeholder={readOnly ? '未设置' : 'https://your-server.example.com/wx/callback'}
             value={url}
+            readOnly={readOnly}
             onChange={(e) => setUrl(e.target.value)}
             className="callback-url"
           />
-          <Space wrap>
-            <Button
-              type="primary"
-              icon={<ApiOutlined />}
-              loading={busy === 'save'}
-              disabled={!url.trim()}
-              onClick={() => void save()}
-            >
-              保存并测试
-            </Button>
-            <Button
-              icon={<SendOutlined />}
-              loading={busy === 'test'}
-              disabled={!sub?.callbackUrl}
-              onClick={() => void test()}
-            >
-              发送测试事件
-            </Button>
-          </Space>
+          {readOnly ? null : (
+            <Space wrap>
+              <Button
+                type="primary"
+                icon={<ApiOutlined />}
+                loading={busy === 'save'}
+                disabled={!url.trim()}
+                onClick={() => void save()}
+              >
+                保存并测试
+              </Button>
+              <Button
+                icon={<SendOutlined />}
+                loading={busy === 'test'}
+                disabled={!sub?.callbackUrl}
+                onClick={() => void test()}
+              >
+                发送测试事件
+              </Button>
+            </Space>
+          )}
         </div>
       )}
-      <p className="muted small">
-        保存前会先投递一次 test 事件，5 秒内返回 2xx 才会保存；不能指向本机或内网地址。回调带签名头
-        x-wx-signature 与 x-wx-timestamp，失败后按指数退避重试。
+      <p className="muted small" data-testid="callback-help">
+        保存前会先投递一次 test 事件，5 秒内返回 2xx 才会保存；{callbackAddressNote(privateAllowed)}
+        。回调带签名头 x-wx-signature 与 x-wx-timestamp，失败后按指数退避重试。
       </p>
       {outcome ? <Alert type="success" showIcon title={outcome} /> : null}
       <h3 className="section-title">投递记录</h3>
-      <DeliveryLog subAccountId={subId} />
+      <DeliveryLog
+        subAccountId={subId}
+        emptyHint={
+          readOnly
+            ? '还没有回调事件'
+            : sub?.callbackUrl
+              ? '还没有回调事件：点「发送测试事件」，或在「模拟演示」里收发一条消息，投递就会记录在这里'
+              : '还没有回调事件：在上方填写回调地址并「保存并测试」，之后消息、上下线等事件会推送到该地址并记录在这里'
+        }
+      />
     </Card>
   );
 }

@@ -1,3 +1,4 @@
+import { EyeOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
 import * as operatorCalls from '@wxc/contract/calls/operator';
 import { type Company, PACKAGE_STATE_LABELS, type PackageState } from '@wxc/contract/calls/operator';
@@ -22,6 +23,7 @@ import { useState } from 'react';
 import { call } from '../../api/client';
 import { useNarrow } from '../../features/commerce/useNarrow';
 import { QueryState } from '../../features/commerce/widgets';
+import { useEnterView } from '../../features/support-view/SupportView';
 import { accountTypeLabel, realNameStatus } from '../../utils/labels';
 import { formatTime } from '../../utils/time';
 import {
@@ -84,10 +86,20 @@ export function Companies() {
   const [editing, setEditing] = useState<{ company: Company; what: 'remark' | 'expiry' } | null>(null);
   const [detail, setDetail] = useState<Company | null>(null);
   const query = useCompanies(filter);
+  const enter = useEnterView();
   const set = (patch: Partial<CompanyFilter>) => setFilter((f) => ({ ...f, ...patch, page: 1 }));
 
   const actions = (c: Company) => (
     <Space size={0} wrap>
+      <Button
+        type="link"
+        size="small"
+        icon={<EyeOutlined />}
+        onClick={() => enter(c)}
+        aria-label={`查看控制台：${c.companyName}`}
+      >
+        查看控制台
+      </Button>
       <Button type="link" size="small" onClick={() => setDetail(c)}>
         套餐与子账号
       </Button>
@@ -127,7 +139,7 @@ export function Companies() {
       render: (v: string) => v || <span className="ops-muted">—</span>,
     },
     { title: '注册时间', key: 'created', width: 160, render: (_, c) => formatTime(c.createdAt) },
-    { title: '操作', key: 'actions', width: 220, render: (_, c) => actions(c) },
+    { title: '操作', key: 'actions', width: 320, render: (_, c) => actions(c) },
   ];
 
   return (
@@ -135,7 +147,7 @@ export function Companies() {
       <div className="ops-toolbar">
         <Input.Search
           allowClear
-          placeholder="公司名称 / 账号 / 备注"
+          placeholder="公司名称 / 手机号 / 备注"
           className="ops-search"
           onSearch={(v) => set({ keyword: v.trim() || undefined })}
         />
@@ -209,7 +221,7 @@ export function Companies() {
                 columns={columns}
                 dataSource={data.list}
                 pagination={false}
-                scroll={{ x: 1100 }}
+                scroll={{ x: 1200 }}
               />
             )}
             <Pagination

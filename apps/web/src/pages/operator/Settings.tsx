@@ -28,12 +28,14 @@ import { useNarrow } from '../../features/commerce/useNarrow';
 import { QueryState } from '../../features/commerce/widgets';
 import { formatTime } from '../../utils/time';
 import { opsKeys, useAdminOrders, useAdminPackages, useInvalidateOps } from './queries';
+import { SupportContact } from './SupportContact';
 
-/** 设置: the real-name and registration switches, the package catalogue, offline payments. */
+/** 设置: the switches, the support contact, the package catalogue, offline payments. */
 export function Settings() {
   return (
     <div className="ops-section ops-settings">
       <Switches />
+      <SupportContact />
       <Catalogue />
       <OfflinePayments />
     </div>

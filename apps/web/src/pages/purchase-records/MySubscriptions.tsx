@@ -3,9 +3,10 @@ import type { Subscription } from '@wxc/contract/calls/packages';
 import { EXPIRING_SOON_DAYS } from '@wxc/contract/constants';
 import { TIER_LABELS } from '@wxc/contract/domain';
 import { Alert, Button, Empty, Tag } from 'antd';
-import { daysLeftText, TIER_COLORS } from '../../features/commerce/logic';
+import { daysLeftText, TIER_COLORS, tierRefusal } from '../../features/commerce/logic';
 import { useSubscriptions } from '../../features/commerce/queries';
 import { QueryState, QuotaSummary } from '../../features/commerce/widgets';
+import { useCompanyAccountType, useReadOnly } from '../../stores/support-view';
 import { formatTime } from '../../utils/time';
 
 function StatusTag({ sub }: { sub: Subscription }) {
@@ -15,6 +16,9 @@ function StatusTag({ sub }: { sub: Subscription }) {
 }
 
 function SubscriptionCard({ sub, onRenew }: { sub: Subscription; onRenew(sub: Subscription): void }) {
+  const readOnly = useReadOnly();
+  // A renewal is refused like a purchase when the tier does not serve the access mode (40025).
+  const refusal = tierRefusal(sub.tier, useCompanyAccountType());
   const cls = ['subscription-card', sub.expiringSoon ? 'subscription-soon' : '', sub.status].join(' ');
   return (
     <article className={cls} aria-label={sub.packageName} data-testid="subscription">
@@ -37,13 +41,17 @@ function SubscriptionCard({ sub, onRenew }: { sub: Subscription; onRenew(sub: Su
           {daysLeftText(sub.status, sub.daysLeft)}
         </dd>
       </dl>
-      <Button
-        type={sub.expiringSoon || sub.status === 'expired' ? 'primary' : 'default'}
-        icon={<SyncOutlined />}
-        onClick={() => onRenew(sub)}
-      >
-        续费
-      </Button>
+      {refusal ? <p className="subscription-unfit">{refusal}，不能续费</p> : null}
+      {readOnly ? null : (
+        <Button
+          type={sub.expiringSoon || sub.status === 'expired' ? 'primary' : 'default'}
+          icon={<SyncOutlined />}
+          disabled={refusal !== null}
+          onClick={() => onRenew(sub)}
+        >
+          续费
+        </Button>
+      )}
     </article>
   );
 }
@@ -65,7 +73,7 @@ export function MySubscriptions({
       empty={
         <Empty description="还没有购买套餐，购买后即可开通 API 并登录微信账号">
           <Button type="primary" icon={<ShoppingOutlined />} onClick={onBrowse}>
-            去购买
+            查看套餐
           </Button>
         </Empty>
       }

@@ -6,10 +6,17 @@ import { TIER_LABELS } from '@wxc/contract/domain';
 import { Alert, Button, Descriptions, InputNumber, Modal, Popconfirm, Result, Skeleton, Tag } from 'antd';
 import { useState } from 'react';
 import { call } from '../../api/client';
-import { newIdempotencyKey, purchaseEndsAt, renewalEndsAt, TIER_COLORS } from '../../features/commerce/logic';
+import {
+  newIdempotencyKey,
+  purchaseEndsAt,
+  renewalEndsAt,
+  TIER_COLORS,
+  tierRefusal,
+} from '../../features/commerce/logic';
 import { formatDuration, orderTotalFen } from '../../features/commerce/money';
 import { useInvalidateCommerce, usePackage, useSubscriptions } from '../../features/commerce/queries';
 import { Money } from '../../features/commerce/widgets';
+import { useCompanyAccountType } from '../../stores/support-view';
 import { formatTime } from '../../utils/time';
 
 export type OrderTarget = { kind: 'buy'; pkg: Package } | { kind: 'renew'; sub: Subscription };
@@ -35,6 +42,7 @@ function ConfirmStep({
   // new request, so it gets a new key.
   const [key, setKey] = useState(newIdempotencyKey);
   const invalidate = useInvalidateCommerce();
+  const accountType = useCompanyAccountType();
   const create = useMutation({
     mutationFn: () =>
       renewal
@@ -58,8 +66,18 @@ function ConfirmStep({
     ? renewalEndsAt(renewal.endsAt, now, pkg.durationDays, quantity)
     : purchaseEndsAt(now, pkg.durationDays, quantity);
   const total = orderTotalFen(pkg.priceFen, quantity);
+  const refusal = tierRefusal(pkg.tier, accountType);
   return (
     <>
+      {refusal ? (
+        <Alert
+          className="dialog-alert"
+          type="error"
+          showIcon
+          title="该套餐不适用于贵公司的接入方式"
+          description={refusal.replace(/^不适用：/, '')}
+        />
+      ) : null}
       <Descriptions
         column={1}
         size="small"
@@ -139,7 +157,12 @@ function ConfirmStep({
       <p className="muted dialog-note">提交后生成待支付订单，请在 30 分钟内完成支付，超时订单自动关闭。</p>
       <div className="dialog-footer">
         <Button onClick={onCancel}>取消</Button>
-        <Button type="primary" loading={create.isPending} onClick={() => create.mutate()}>
+        <Button
+          type="primary"
+          loading={create.isPending}
+          disabled={refusal !== null}
+          onClick={() => create.mutate()}
+        >
           提交订单
         </Button>
       </div>

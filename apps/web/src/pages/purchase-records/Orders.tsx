@@ -24,6 +24,7 @@ import { useNarrow } from '../../features/commerce/useNarrow';
 import { Money, QueryState } from '../../features/commerce/widgets';
 import type { Dayjs } from '../../utils/dayjs';
 import '../../utils/dayjs';
+import { useReadOnly } from '../../stores/support-view';
 import { formatTime } from '../../utils/time';
 
 type DateRange = [Dayjs | null, Dayjs | null] | null;
@@ -72,9 +73,10 @@ export function Orders({ onPay, onBrowse }: { onPay(order: Order): void; onBrows
   const query = useOrders(filter);
   const narrow = useNarrow();
   const filtered = Boolean(filter.state || filter.from || filter.to);
+  const readOnly = useReadOnly();
 
   const actions = (o: Order) =>
-    o.state === 'pending' ? (
+    o.state === 'pending' && !readOnly ? (
       <span className="table-actions">
         <Button type="link" size="small" onClick={() => onPay(o)}>
           去支付
@@ -129,13 +131,17 @@ export function Orders({ onPay, onBrowse }: { onPay(order: Order): void; onBrows
       width: 165,
       render: (t: number | null) => (t ? formatTime(t) : '—'),
     },
-    {
-      title: '操作',
-      key: 'actions',
-      width: 110,
-      fixed: 'right',
-      render: (_, o) => actions(o) ?? <span className="muted">—</span>,
-    },
+    ...(readOnly
+      ? []
+      : [
+          {
+            title: '操作',
+            key: 'actions',
+            width: 110,
+            fixed: 'right' as const,
+            render: (_: unknown, o: Order) => actions(o) ?? <span className="muted">—</span>,
+          },
+        ]),
   ];
 
   const emptyText = filtered ? (
@@ -143,7 +149,7 @@ export function Orders({ onPay, onBrowse }: { onPay(order: Order): void; onBrows
   ) : (
     <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无购买记录">
       <Button type="primary" icon={<ShoppingOutlined />} onClick={onBrowse}>
-        去购买
+        查看套餐
       </Button>
     </Empty>
   );

@@ -75,7 +75,12 @@ export function LoginRecords() {
       rowKey="id"
       onPage={onPage}
       scrollX={1250}
-      empty={<Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="还没有登录记录" />}
+      empty={
+        <Empty
+          image={Empty.PRESENTED_IMAGE_SIMPLE}
+          description="还没有登录记录：在「账号」中添加账号，每次扫码都会记在这里"
+        />
+      }
       card={(r) => (
         <>
           <div className="list-card-head">
@@ -107,18 +112,24 @@ export function LoginRecords() {
 }
 
 /** 设备记录: cloud devices the accounts used; log in again on one of them. */
-export function DeviceRecords({ onRelogin }: { onRelogin(deviceId: string, name: string): void }) {
+export function DeviceRecords({
+  onRelogin,
+}: {
+  onRelogin?: ((deviceId: string, name: string) => void) | undefined;
+}) {
   const [paging, onPage] = usePaging();
   const query = useQuery({
     queryKey: messagingKeys.devices(paging),
     queryFn: ({ signal }) => call(recordCalls.queryDeviceRecord, paging, { signal }),
     placeholderData: (p) => p,
   });
-  const action = (d: Device) => (
-    <Button type="link" size="small" onClick={() => onRelogin(d.deviceId, d.nickname ?? d.name)}>
-      在此设备登录
-    </Button>
-  );
+  // Absent in the support view (read-only).
+  const action = (d: Device) =>
+    onRelogin ? (
+      <Button type="link" size="small" onClick={() => onRelogin(d.deviceId, d.nickname ?? d.name)}>
+        在此设备登录
+      </Button>
+    ) : null;
   const columns: TableColumnsType<Device> = [
     {
       title: '设备',
@@ -146,7 +157,17 @@ export function DeviceRecords({ onRelogin }: { onRelogin(deviceId: string, name:
       render: (t: number | null) => formatTime(t) || '—',
     },
     { title: '创建', dataIndex: 'createdAt', width: 165, render: (t: number) => formatTime(t) },
-    { title: '操作', key: 'actions', width: 120, fixed: 'right', render: (_, d) => action(d) },
+    ...(onRelogin
+      ? [
+          {
+            title: '操作',
+            key: 'actions',
+            width: 120,
+            fixed: 'right' as const,
+            render: (_: unknown, d: Device) => action(d),
+          },
+        ]
+      : []),
   ];
   return (
     <PagedList<Device>
@@ -156,7 +177,12 @@ export function DeviceRecords({ onRelogin }: { onRelogin(deviceId: string, name:
       rowKey="deviceId"
       onPage={onPage}
       scrollX={1050}
-      empty={<Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="还没有设备记录" />}
+      empty={
+        <Empty
+          image={Empty.PRESENTED_IMAGE_SIMPLE}
+          description="还没有设备记录：账号第一次扫码登录时会分配一台云端设备"
+        />
+      }
       card={(d) => (
         <>
           <div className="list-card-head">
@@ -173,7 +199,7 @@ export function DeviceRecords({ onRelogin }: { onRelogin(deviceId: string, name:
             <dt>最近登录</dt>
             <dd>{formatTime(d.lastLoginAt) || '—'}</dd>
           </dl>
-          <span className="table-actions">{action(d)}</span>
+          {onRelogin ? <span className="table-actions">{action(d)}</span> : null}
         </>
       )}
     />

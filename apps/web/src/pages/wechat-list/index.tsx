@@ -18,15 +18,17 @@ import {
   Typography,
 } from 'antd';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { call } from '../../api/client';
 import { useApiAccounts } from '../../features/commerce/queries';
-import { Conversation } from '../../features/messaging/Conversation';
 import { PagedList } from '../../features/messaging/PagedList';
 import { QrLoginDialog } from '../../features/messaging/QrLoginDialog';
 import { messagingKeys } from '../../features/messaging/queries';
 import { useLiveEvents } from '../../features/messaging/useLive';
 import { AccountStatusTag, LiveBadge, WxAvatar } from '../../features/messaging/widgets';
+import { useReadOnly } from '../../stores/support-view';
 import { formatTime, relativeTime } from '../../utils/time';
+import { MessagesPanel } from './MessagesPanel';
 import { DeviceRecords, LoginRecords } from './Records';
 import '../../features/commerce/commerce.css';
 import '../../features/messaging/messaging.css';
@@ -47,6 +49,14 @@ type Login = { deviceId?: string | undefined; title?: string } | null;
 function Remark({ account }: { account: WxAccount }) {
   const { message } = App.useApp();
   const client = useQueryClient();
+  const readOnly = useReadOnly();
+  if (readOnly) {
+    return (
+      <Typography.Text className="remark" type={account.remark ? undefined : 'secondary'}>
+        {account.remark || '无'}
+      </Typography.Text>
+    );
+  }
   return (
     <Typography.Text
       className="remark"
@@ -136,6 +146,7 @@ function AccountsTab({
   const { modal, message } = App.useApp();
   const client = useQueryClient();
   const subs = useApiAccounts(false);
+  const readOnly = useReadOnly();
   const [filter, setFilter] = useState<Filter>({ page: 1, pageSize: PAGE_SIZE_DEFAULT, status: fixedStatus });
   const [keyword, setKeyword] = useState('');
   const query = useQuery({
@@ -169,7 +180,7 @@ function AccountsTab({
       <Button type="link" size="small" onClick={() => onConsole(a)}>
         消息
       </Button>
-      {a.status === 'online' ? (
+      {readOnly ? null : a.status === 'online' ? (
         <Button type="link" size="small" danger onClick={() => logout(a)}>
           下线
         </Button>
@@ -182,9 +193,11 @@ function AccountsTab({
           重新登录
         </Button>
       )}
-      <Button type="link" size="small" onClick={() => onExpiry(a)}>
-        到期时间
-      </Button>
+      {readOnly ? null : (
+        <Button type="link" size="small" onClick={() => onExpiry(a)}>
+          到期时间
+        </Button>
+      )}
     </span>
   );
 
@@ -240,7 +253,13 @@ function AccountsTab({
         t ? formatTime(t, 'YYYY-MM-DD') : <span className="muted">跟随套餐</span>,
     },
     { title: '备注', key: 'remark', width: 160, render: (_, a) => <Remark account={a} /> },
-    { title: '操作', key: 'actions', width: 200, fixed: 'right', render: (_, a) => actions(a) },
+    {
+      title: '操作',
+      key: 'actions',
+      width: readOnly ? 80 : 200,
+      fixed: 'right',
+      render: (_, a) => actions(a),
+    },
   ];
 
   const onPage = (page: number, pageSize: number) =>
@@ -306,7 +325,7 @@ function AccountsTab({
               image={Empty.PRESENTED_IMAGE_SIMPLE}
               description={fixedStatus ? '没有已下线的账号' : '还没有登录过微信账号'}
             >
-              {fixedStatus ? null : (
+              {fixedStatus || readOnly ? null : (
                 <Button type="primary" icon={<PlusOutlined />} onClick={() => onLogin({})}>
                   添加账号
                 </Button>
@@ -349,7 +368,10 @@ function AccountsTab({
 /** /wechatList/index (微信管理): the company's messaging accounts, their logins, devices and messages. */
 export default function WechatListPage() {
   useLiveEvents();
-  const [login, setLogin] = useState<Login>(null);
+  const readOnly = useReadOnly();
+  // `?add=1` (用户中心's 去添加账号, the 开始使用 checklist) opens 添加账号 at once.
+  const [params] = useSearchParams();
+  const [login, setLogin] = useState<Login>(() => (params.get('add') === '1' && !readOnly ? {} : null));
   const [consoleFor, setConsoleFor] = useState<WxAccount | null>(null);
   const [expiryFor, setExpiryFor] = useState<WxAccount | null>(null);
   const [tab, setTab] = useState('accounts');
@@ -360,9 +382,11 @@ export default function WechatListPage() {
         tag={<LiveBadge />}
         subtitle="扫码登录的微信账号、登录记录与设备"
         extra={
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setLogin({})}>
-            添加账号
-          </Button>
+          readOnly ? null : (
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setLogin({})}>
+              添加账号
+            </Button>
+          )
         }
       />
       <Card>
@@ -378,7 +402,11 @@ export default function WechatListPage() {
               label: '设备记录',
               children: (
                 <DeviceRecords
-                  onRelogin={(deviceId, name) => setLogin({ deviceId, title: `在设备上登录：${name}` })}
+                  onRelogin={
+                    readOnly
+                      ? undefined
+                      : (deviceId, name) => setLogin({ deviceId, title: `在设备上登录：${name}` })
+                  }
                 />
               ),
             },
@@ -399,17 +427,18 @@ export default function WechatListPage() {
       <Drawer
         open={Boolean(consoleFor)}
         onClose={() => setConsoleFor(null)}
-        title={consoleFor ? `消息记录：${consoleFor.nickname}（${consoleFor.wxid}）` : ''}
+        title={consoleFor ? `消息：${consoleFor.nickname}（${consoleFor.wxid}）` : ''}
         size={560}
         destroyOnHidden
-        styles={{ body: { padding: 0, display: 'flex' } }}
+        styles={{ body: { padding: 0, display: 'flex', flexDirection: 'column' } }}
       >
         {consoleFor ? (
-          <Conversation
-            wxid={consoleFor.wxid}
-            showPeer
-            className="drawer-conversation"
-            emptyText="该账号还没有收发过消息"
+          <MessagesPanel
+            account={consoleFor}
+            onRelogin={() => {
+              setConsoleFor(null);
+              setLogin({ deviceId: consoleFor.deviceId, title: `重新登录：${consoleFor.nickname}` });
+            }}
           />
         ) : null}
       </Drawer>

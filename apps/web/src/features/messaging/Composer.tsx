@@ -15,7 +15,7 @@ import { App, Button, Form, Input, InputNumber, Modal, Tooltip } from 'antd';
 import { useRef, useState } from 'react';
 import { call } from '../../api/client';
 import { uploadSource } from '../../api/upload';
-import { messagingKeys } from '../../features/messaging/queries';
+import { messagingKeys } from './queries';
 
 type Kind = 'link' | 'app' | 'emoji' | 'voice' | 'video';
 
