@@ -177,6 +177,28 @@ describe('request: "403" session expired', () => {
   });
 });
 
+describe('request: a call with its own transport (uploads)', () => {
+  it('goes over that transport, under the same rules: one re-login dialog with the other calls', async () => {
+    const t = setup({ token: 'old' });
+    const expired = () => jsonResponse({ code: '403', message: '登录已过期，请重新登录', data: null }, 401);
+    t.fetch.mockImplementation(async () => expired());
+    const upload = vi.fn<typeof globalThis.fetch>(async () => expired());
+    const results = await Promise.allSettled([
+      t.call(authCalls.refreshLoginInfo, {}),
+      t.call(systemCalls.adminUploadSupportQr, {}, { transport: upload }),
+    ]);
+    expect(results.every((r) => r.status === 'rejected')).toBe(true);
+    expect(upload).toHaveBeenCalledTimes(1);
+    expect(upload.mock.calls[0]![0]).toBe(systemCalls.adminUploadSupportQr.path);
+    expect((upload.mock.calls[0]![1]?.headers ?? {}) as Record<string, string>).toHaveProperty(
+      'Authorization',
+      'old',
+    );
+    expect(t.fetch).toHaveBeenCalledTimes(1);
+    expect(t.ui.confirm).toHaveBeenCalledTimes(1);
+  });
+});
+
 describe('request: "403" for a token already given up', () => {
   it('rejects without asking when the stored token changed while the call was in flight', async () => {
     const t = setup({ token: 'old' });

@@ -116,6 +116,11 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Send this token instead of the stored one (logout sends the token it is giving up). */
   token?: string;
+  /**
+   * How this one call goes over the wire (an upload sends a form, with progress): the same rules,
+   * dialogs and toasts as every other call of this requester.
+   */
+  transport?: typeof fetch;
 }
 
 export type Call = <C extends CallDef>(
@@ -252,7 +257,7 @@ export function createRequester(deps: RequestDeps): { call: Call } {
     let status = 0;
     let payload: unknown;
     try {
-      const response = await deps.fetch(url, {
+      const response = await (options.transport ?? deps.fetch)(url, {
         method: def.method,
         headers,
         body,

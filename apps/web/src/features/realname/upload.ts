@@ -1,8 +1,6 @@
 import type { CallDef, CallResponse } from '@wxc/contract/call';
-import { type CallOptions, createRequester } from '../../api/request';
-import { lazyUi } from '../../api/ui';
-import { goToLogin } from '../../app/navigate';
-import { getToken, logoutLocal, resetToken } from '../../stores/session';
+import { call } from '../../api/client';
+import type { CallOptions } from '../../api/request';
 
 export type OnProgress = (percent: number) => void;
 
@@ -55,20 +53,6 @@ export function uploadForm<C extends CallDef>(
   onProgress: OnProgress,
   options: CallOptions = {},
 ): Promise<CallResponse<C>> {
-  const { call } = createRequester({
-    fetch: xhrFetch(form, onProgress),
-    ui: lazyUi,
-    session: {
-      getToken,
-      relogin: () => {
-        logoutLocal();
-        goToLogin();
-      },
-      resetAndReload: () => {
-        resetToken();
-        location.reload();
-      },
-    },
-  });
-  return call(def, {} as never, options);
+  // The console's one requester: one re-login dialog, toasts shown once, for uploads too.
+  return call(def, {} as never, { ...options, transport: xhrFetch(form, onProgress) });
 }
