@@ -8,7 +8,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { api, load, post, startServer } from './lib.mjs';
+import { api, apiCompany, load, loginSimAccount, post, startServer } from './lib.mjs';
 
 const arg = (name, def) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -68,43 +68,14 @@ const server = await startServer({
 });
 const base = server.url;
 try {
-  const captcha = { captchaId: 'x', captchaCode: 'bench' };
-  const phone = '13900009999';
-  await api(base, '/api/normal/registe/sendSms', { phone, ...captcha });
-  await new Promise((r) => setTimeout(r, 100));
-  const reg = await api(base, '/api/normal/registe', {
-    companyName: '压测公司',
-    companyAccount: phone,
-    password: 'bench12345',
-    checkPassword: 'bench12345',
-    verifyCode: server.smsCodes.get(phone),
-    readMsg: true,
-  });
-  const session = { authorization: reg.token };
-  const pkg = (await api(base, '/api/package/list', {}, session)).list.find((p) => p.tier === 'enterprise');
-  const order = await api(
-    base,
-    '/api/package/buy',
-    { packageId: pkg.id, quantity: 1, idempotencyKey: 'bench-order-1' },
-    session,
-  );
-  await api(base, '/api/order/paySandbox', { orderNo: order.orderNo }, session);
-  const opened = await api(
-    base,
-    '/api/accountManager/openApiAccount',
-    { name: '压测', availableNum: ACCOUNTS },
-    session,
-  );
-  const creds = { 'x-app-key': opened.account.appKey, 'x-app-secret': opened.appSecret };
-  signingKey = createHash('sha256').update(opened.appSecret).digest('hex');
+  // A company with an enterprise package and one sub-account holding every account's slot.
+  const { creds, appSecret } = await apiCompany(server, ACCOUNTS);
+  signingKey = createHash('sha256').update(appSecret).digest('hex');
   await api(base, '/api/msg/resetCallbackUrl', { callbackUrl: receiverUrl }, creds);
 
   const targets = [];
   for (let i = 0; i < ACCOUNTS; i++) {
-    const qr = await api(base, '/api/msg/getQrCode', {}, creds);
-    await api(base, '/api/sim/scan', { instanceId: qr.instanceId, action: 'scan' });
-    await api(base, '/api/sim/scan', { instanceId: qr.instanceId, action: 'confirm' });
-    const { account } = await api(base, '/api/msg/checkQrCode', { instanceId: qr.instanceId }, creds);
+    const account = await loginSimAccount(base, creds);
     const friend = (await api(base, '/api/msg/getAddressList', { wxid: account.wxid }, creds)).list.find(
       (c) => c.kind === 'friend',
     );

@@ -152,6 +152,8 @@ describe('sign-in screen', () => {
       page.waitForURL('**/login?redirect=%2Fdashboard'),
       page.goto('/dashboard', { waitUntil: 'commit' }),
     ]);
+    // Closed only once the sign-in page has loaded: closing a context mid-navigation can hang Chromium.
+    await see(page.getByRole('button', { name: '登 录' }));
     t.assertNoErrors();
     await t.close();
   });

@@ -5,7 +5,9 @@
  * a customer cannot reach operator screens or calls. Screenshots of each page at 1440 and 375 px go
  * to e2e/artifacts/.
  */
-import * as accountCalls from '@wxc/contract/calls/api-accounts';
+
+import * as apiAccountCalls from '@wxc/contract/calls/api-accounts';
+import * as orderCalls from '@wxc/contract/calls/orders';
 import * as packageCalls from '@wxc/contract/calls/packages';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +17,7 @@ import {
   gone,
   launchBrowser,
   MOBILE,
+  noPageOverflow,
   openPage,
   screenshot,
   see,
@@ -56,11 +59,11 @@ async function buyThroughApi(company: Company, packageName = '基础版·月付'
   const catalogue = await server.api(packageCalls.list, {}, company.token);
   const pkg = catalogue.data.list.find((p) => p.name === packageName)!;
   const order = await server.api(
-    packageCalls.buy,
+    orderCalls.buy,
     { packageId: pkg.id, quantity: 1, idempotencyKey: `e2e-${company.phone}-${pkg.id}` },
     company.token,
   );
-  const paid = await server.api(packageCalls.paySandbox, { orderNo: order.data.orderNo }, company.token);
+  const paid = await server.api(orderCalls.paySandbox, { orderNo: order.data.orderNo }, company.token);
   expect(paid.data.state).toBe('paid');
   return pkg;
 }
@@ -69,15 +72,6 @@ async function buyThroughApi(company: Company, packageName = '基础版·月付'
 async function snap(page: Page, name: string) {
   await page.waitForTimeout(400);
   await screenshot(page, name);
-}
-
-/** No horizontal scrolling of the page itself (tables scroll inside their own box). */
-async function assertNoPageOverflow(page: Page) {
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
-    scrollWidth: document.documentElement.scrollWidth,
-    innerWidth: window.innerWidth,
-  }));
-  expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
 }
 
 describe('commerce: packages, orders, sub-accounts', () => {
@@ -114,7 +108,7 @@ describe('commerce: packages, orders, sub-accounts', () => {
     await see(pay.getByText('沙箱支付（测试环境）'));
     const orderNo = (await pay.getByTestId('order-no').textContent())!;
     expect(orderNo).toMatch(/^WX\d{14}\d{6}$/);
-    const orders = await server.api(packageCalls.queryOrders, {}, company.token);
+    const orders = await server.api(orderCalls.queryOrders, {}, company.token);
     expect(orders.data.total).toBe(1);
     expect(orders.data.list[0]).toMatchObject({ orderNo, state: 'pending', amountFen: 59_800, quantity: 2 });
 
@@ -205,7 +199,7 @@ describe('commerce: packages, orders, sub-accounts', () => {
     slots = dialog(page, '分配额度');
     await see(slots.getByText('最多 5 个'));
     const other = await server.api(
-      accountCalls.openApiAccount,
+      apiAccountCalls.openApiAccount,
       { name: '另一个应用', availableNum: 1 },
       company.token,
     );
@@ -246,7 +240,11 @@ describe('commerce: packages, orders, sub-accounts', () => {
     await see(toast(page, '4 个额度已退回'));
     await gone(row);
     await expect.poll(() => page.getByTestId('quota-free').textContent()).toBe('4');
-    const after = await server.api(accountCalls.queryApiAccount, { includeRecovered: true }, company.token);
+    const after = await server.api(
+      apiAccountCalls.queryApiAccount,
+      { includeRecovered: true },
+      company.token,
+    );
     expect(after.data.list.find((a) => a.appKey === appKey)).toMatchObject({ status: 'recovered' });
     await page.getByLabel('显示已回收').click();
     await see(
@@ -333,7 +331,7 @@ describe('commerce: packages, orders, sub-accounts', () => {
       body: '{}',
     });
     expect(wrong.status).toBe(401);
-    const again = await server.api(accountCalls.applyApis, {}, company.token);
+    const again = await server.api(apiAccountCalls.applyApis, {}, company.token);
     expect(again.data).toEqual({ created: false, credentials: null });
 
     t.assertNoErrors();
@@ -348,7 +346,7 @@ describe('commerce: packages, orders, sub-accounts', () => {
     await page.waitForURL('**/401');
     await see(page.getByRole('heading', { name: '无权访问' }));
     expect(await page.getByRole('heading', { name: '运营管理' }).count()).toBe(0);
-    const orders = await server.api(packageCalls.adminQueryOrders, {}, company.token);
+    const orders = await server.api(orderCalls.adminQueryOrders, {}, company.token);
     expect(orders.code).toBe('40300');
     const save = await server.api(
       packageCalls.adminSavePackage,
@@ -368,7 +366,7 @@ describe('commerce: packages, orders, sub-accounts', () => {
       { name: '营销助手', availableNum: 3, callbackUrl: 'https://203.0.113.10/wechat/callback' },
       { name: '客服系统', availableNum: 2 },
     ]) {
-      const opened = await server.api(accountCalls.openApiAccount, input, company.token);
+      const opened = await server.api(apiAccountCalls.openApiAccount, input, company.token);
       expect(opened.code, opened.message).toBe('200');
     }
     for (const [label, viewport] of [
@@ -379,23 +377,23 @@ describe('commerce: packages, orders, sub-accounts', () => {
       const { page } = t;
       await page.goto('/purchaseRecords/index');
       await see(page.getByRole('article', { name: '基础版·月付' }));
-      await assertNoPageOverflow(page);
+      await noPageOverflow(page);
       await snap(page, `purchase-records-${label}`);
       await page.getByRole('tab', { name: '我的套餐' }).click();
       await see(page.getByTestId('subscription'));
-      await assertNoPageOverflow(page);
+      await noPageOverflow(page);
       await snap(page, `purchase-records-mine-${label}`);
       await page.getByRole('tab', { name: '购买记录' }).click();
       // Phones get cards instead of a table.
       await see(
         viewport === MOBILE ? page.getByTestId('order-card') : page.locator('.orders .ant-table-row'),
       );
-      await assertNoPageOverflow(page);
+      await noPageOverflow(page);
       await snap(page, `purchase-records-orders-${label}`);
 
       await page.goto('/myAPI/index');
       await see(page.getByTestId('curl-example'));
-      await assertNoPageOverflow(page);
+      await noPageOverflow(page);
       await snap(page, `my-api-${label}`);
 
       await page.goto('/accountList/index');
@@ -404,7 +402,7 @@ describe('commerce: packages, orders, sub-accounts', () => {
           hasText: '营销助手',
         }),
       );
-      await assertNoPageOverflow(page);
+      await noPageOverflow(page);
       await snap(page, `account-list-${label}`);
       await page.getByRole('button', { name: '公司 API 设置' }).click();
       await see(page.getByLabel('IP 白名单'));
@@ -415,7 +413,7 @@ describe('commerce: packages, orders, sub-accounts', () => {
       t.assertNoErrors();
       await t.close();
     }
-    const config = await server.api(accountCalls.getConfigCompanyInfo, {}, company.token);
+    const config = await server.api(apiAccountCalls.getConfigCompanyInfo, {}, company.token);
     expect(config.data.ipAllowlist).toEqual(['203.0.113.5', '203.0.113.0/24']);
   });
 });

@@ -6,28 +6,27 @@
  * avatars, the live 在线微信 count and Chinese settings labels. The service runs with
  * SERVER_FLAG=formal (production's default). Screenshots go to e2e/artifacts/polish-*.png.
  */
-import * as accountCalls from '@wxc/contract/calls/api-accounts';
-import * as msgCalls from '@wxc/contract/calls/msg';
-import * as packageCalls from '@wxc/contract/calls/packages';
-import * as simCalls from '@wxc/contract/calls/sim';
+
 import { SIDEBAR_WIDTH_PX } from '@wxc/contract/constants';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { palette, parseHex } from '../apps/web/src/app/theme';
 import { seriesColors } from '../apps/web/src/pages/operator/trend-option';
+import { palette, parseHex } from '../apps/web/src/utils/theme';
 import {
   ADMIN,
   apiLogin,
-  type Company,
   DESKTOP,
   gone,
   launchBrowser,
+  loginMessagingAccount,
   MOBILE,
   onPage,
   openPage,
+  payingCompany,
   screenshot,
   see,
   seedCompany,
+  settle,
   startServer,
   type TestServer,
 } from './harness';
@@ -59,46 +58,7 @@ async function box(locator: Locator): Promise<Box> {
   return found;
 }
 
-/** Waits for spinners and skeletons to go, fonts and animations to settle. */
-async function settle(page: Page) {
-  await page
-    .waitForFunction(
-      () => !document.querySelector('.ant-spin-spinning, .ant-skeleton-active, .boot-spinner'),
-      null,
-      {
-        timeout: 5000,
-      },
-    )
-    .catch(() => undefined);
-  await page.evaluate(() => document.fonts.ready);
-  await page.waitForTimeout(350);
-}
-
 const rgb = (hex: string) => `rgb(${parseHex(hex).join(', ')})`;
-
-/** A company with a paid package and API access, so messaging accounts can log in. */
-async function payingCompany(): Promise<Company> {
-  const company = await seedCompany(server);
-  const catalogue = await server.api(packageCalls.list, {}, company.token);
-  const pkg = catalogue.data.list.find((p) => p.name === '基础版·月付')!;
-  const order = await server.api(
-    packageCalls.buy,
-    { packageId: pkg.id, quantity: 1, idempotencyKey: `e2e-polish-${company.phone}` },
-    company.token,
-  );
-  await server.api(packageCalls.paySandbox, { orderNo: order.data.orderNo }, company.token);
-  expect((await server.api(accountCalls.applyApis, {}, company.token)).code).toBe('200');
-  return company;
-}
-
-async function loginMessagingAccount(company: Company): Promise<void> {
-  const qr = await server.api(msgCalls.getQrCode, {}, company.token);
-  expect(qr.code).toBe('200');
-  const { instanceId } = qr.data;
-  await server.api(simCalls.scanAction, { instanceId, action: 'scan' });
-  const confirmed = await server.api(simCalls.scanAction, { instanceId, action: 'confirm' });
-  expect(confirmed.data.state).toBe('confirmed');
-}
 
 describe('tab 刷新 through /redirect/*', () => {
   it('re-opens another tab without false error toasts, keeps the query, and leaves no /redirect in history', async () => {
@@ -580,7 +540,7 @@ describe('theme colour', () => {
 
 describe('who is signed in', () => {
   it('a new company sees its company name and initial, an introduction and a live 在线微信 count', async () => {
-    const company = await payingCompany();
+    const company = await payingCompany(server);
     const t = await openPage(browser, server, { token: company.token });
     const { page } = t;
     await page.goto('/dashboard');
@@ -606,7 +566,7 @@ describe('who is signed in', () => {
     await page.keyboard.press('Escape');
 
     // An account logs in elsewhere: the count follows without a reload.
-    await loginMessagingAccount(company);
+    await loginMessagingAccount(server, company);
     await expect.poll(() => count.innerText(), { timeout: 10_000 }).toMatch(/在线微信\s*1/);
     await count.click();
     await onPage(page, '微信管理');

@@ -8,24 +8,26 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import * as accountCalls from '@wxc/contract/calls/api-accounts';
+import * as apiAccountCalls from '@wxc/contract/calls/api-accounts';
 import * as authCalls from '@wxc/contract/calls/auth';
-import * as packageCalls from '@wxc/contract/calls/packages';
 import * as realNameCalls from '@wxc/contract/calls/realname';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN,
   apiLogin,
-  type Company,
+  buyAndPay,
   gone,
   launchBrowser,
   MOBILE,
+  noPageOverflow,
   onPage,
   openPage,
+  orderPackage,
   screenshot,
   see,
   seedCompany,
+  settle,
   startServer,
   type TestServer,
 } from './harness';
@@ -60,28 +62,6 @@ afterAll(async () => {
   await new Promise((r) => sink?.close(r));
 });
 
-async function settle(page: Page) {
-  await page
-    .waitForFunction(
-      () => !document.querySelector('.ant-spin-spinning, .ant-skeleton-active, .boot-spinner'),
-      null,
-      {
-        timeout: 5000,
-      },
-    )
-    .catch(() => undefined);
-  await page.evaluate(() => document.fonts.ready);
-  await page.waitForTimeout(350);
-}
-
-async function noOverflow(page: Page, what: string) {
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
-    scrollWidth: document.documentElement.scrollWidth,
-    innerWidth: window.innerWidth,
-  }));
-  expect(scrollWidth, what).toBeLessThanOrEqual(innerWidth);
-}
-
 const dialog = (page: Page, title: string) => page.getByRole('dialog').filter({ hasText: title });
 const step = (page: Page, key: string) => page.getByTestId(`gs-step-${key}`);
 const done = (page: Page, key: string) => step(page, key).getAttribute('data-done');
@@ -90,23 +70,6 @@ const count = (page: Page) => page.getByTestId('gs-count').textContent();
 async function toDashboard(page: Page) {
   await page.locator('.sidebar').getByRole('menuitem', { name: '用户中心' }).click();
   await onPage(page, '用户中心');
-}
-
-async function buy(company: Company, name: string) {
-  const catalogue = await server.api(packageCalls.list, {}, company.token);
-  const pkg = catalogue.data.list.find((p) => p.name === name)!;
-  const order = await server.api(
-    packageCalls.buy,
-    { packageId: pkg.id, quantity: 1, idempotencyKey: `e2e-first-${company.phone}-${pkg.id}` },
-    company.token,
-  );
-  return order;
-}
-
-async function buyAndPay(company: Company, name: string) {
-  const order = await buy(company, name);
-  expect(order.code).toBe('200');
-  await server.api(packageCalls.paySandbox, { orderNo: order.data.orderNo }, company.token);
 }
 
 async function inViewport(locator: Locator, page: Page): Promise<boolean> {
@@ -260,12 +223,12 @@ describe('开始使用', () => {
     const form = new FormData();
     form.append(
       'imgs',
-      new Blob([new Uint8Array(documentPng(240, [24, 144, 255]))], { type: 'image/png' }),
+      new Blob([new Uint8Array(documentPng(240, 240, [24, 144, 255]))], { type: 'image/png' }),
       '社保.png',
     );
     form.append(
       'imgs',
-      new Blob([new Uint8Array(documentPng(240, [207, 19, 34]))], { type: 'image/png' }),
+      new Blob([new Uint8Array(documentPng(240, 240, [207, 19, 34]))], { type: 'image/png' }),
       '执照.png',
     );
     const submitted = await fetch(`${server.baseUrl}${realNameCalls.uploadRealNameSource.path}`, {
@@ -303,7 +266,7 @@ describe('开始使用', () => {
     await onPage(page, '用户中心');
     await see(page.getByTestId('getting-started'));
     await settle(page);
-    await noOverflow(page, 'checklist at 375');
+    await noPageOverflow(page, 'checklist at 375');
     await screenshot(page, 'first-day-checklist-375', false);
     t.assertNoErrors();
     await t.close();
@@ -321,6 +284,8 @@ describe('no dead ends on the first day', () => {
     // A fresh company: 用户中心 → 去添加账号 opens the dialog, which sends it to buy a package.
     await page.goto('/dashboard');
     await onPage(page, '用户中心');
+    // 账号明细 is below the fold: it loads when scrolled to.
+    await page.getByText('账号明细', { exact: true }).scrollIntoViewIfNeeded();
     await page.getByRole('button', { name: '去添加账号' }).click();
     await onPage(page, '微信管理');
     let qr = dialog(page, '添加微信账号');
@@ -334,7 +299,7 @@ describe('no dead ends on the first day', () => {
     await gone(page.getByRole('dialog'));
 
     // With a package but no sub-account: 新建子账号, which opens its dialog.
-    await buyAndPay(company, '基础版·月付');
+    await buyAndPay(server, company, '基础版·月付');
     await page.goto('/wechatList/index?add=1');
     qr = dialog(page, '添加微信账号');
     next = qr.getByTestId('qr-next-step');
@@ -346,7 +311,7 @@ describe('no dead ends on the first day', () => {
 
     // A sub-account with no allocation is listed, disabled, saying why; the dialog points to 分配额度.
     const opened = await server.api(
-      accountCalls.openApiAccount,
+      apiAccountCalls.openApiAccount,
       { name: '零额度应用', availableNum: 0 },
       company.token,
     );
@@ -391,7 +356,7 @@ describe('no dead ends on the first day', () => {
     const qr = dialog(page, '添加微信账号');
     await see(qr.getByTestId('qr-next-step').getByRole('button', { name: '去购买套餐' }));
     await settle(page);
-    await noOverflow(page, 'QR dialog at 375');
+    await noPageOverflow(page, 'QR dialog at 375');
     await screenshot(page, 'first-day-qr-no-package-375', false);
     t.assertNoErrors();
     await t.close();
@@ -399,8 +364,8 @@ describe('no dead ends on the first day', () => {
 
   it('the callback help says what this deployment allows', async () => {
     const company = await seedCompany(server);
-    await buyAndPay(company, '基础版·月付');
-    expect((await server.api(accountCalls.applyApis, {}, company.token)).code).toBe('200');
+    await buyAndPay(server, company, '基础版·月付');
+    expect((await server.api(apiAccountCalls.applyApis, {}, company.token)).code).toBe('200');
     const t = await openPage(browser, server, { token: company.token });
     const { page } = t;
     // The same console on a deployment that keeps callbacks off private addresses (the default).
@@ -454,7 +419,7 @@ describe('package tier vs access mode', () => {
     await settle(page);
     await screenshot(page, 'first-day-tier-catalogue-1440');
     // The service refuses it too, naming what is needed.
-    const refused = await buy(company, '基础版·月付');
+    const refused = await orderPackage(server, company, '基础版·月付');
     expect(refused.code).toBe('40025');
     expect(refused.message).toContain('商务版及以上');
 
@@ -509,7 +474,7 @@ describe('package tier vs access mode', () => {
     await page.unroute('**/api/package/queryPackage');
 
     // Buying the business tier works, and then the rule is met.
-    await buyAndPay(company, '商务版·月付');
+    await buyAndPay(server, company, '商务版·月付');
     await page.goto('/myAPI/index');
     await onPage(page, '我的API');
     await see(page.getByTestId('tier-rule').getByText('当前套餐支持贵公司的接入方式「本地部署」'));
@@ -530,7 +495,7 @@ describe('package tier vs access mode', () => {
     await see(business.getByText('不适用：「托管」接入方式需要企业版套餐'));
     expect(await page.getByRole('article', { name: '企业版·月付' }).getAttribute('data-fits')).toBe('true');
     await settle(page);
-    await noOverflow(page, 'catalogue at 375');
+    await noPageOverflow(page, 'catalogue at 375');
     await screenshot(page, 'first-day-tier-catalogue-375', false);
     t.assertNoErrors();
     await t.close();

@@ -10,9 +10,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CallDef, CallRequest, CallResponse } from '@wxc/contract/call';
+import * as apiAccountCalls from '@wxc/contract/calls/api-accounts';
 import * as authCalls from '@wxc/contract/calls/auth';
+import * as messagingCalls from '@wxc/contract/calls/messaging';
+import * as orderCalls from '@wxc/contract/calls/orders';
+import * as packageCalls from '@wxc/contract/calls/packages';
+import * as simCalls from '@wxc/contract/calls/sim';
 import { TOKEN_COOKIE } from '@wxc/contract/constants';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const ARTIFACTS = path.join(ROOT, 'e2e', 'artifacts');
@@ -40,7 +46,12 @@ export interface TestServer {
     input: CallRequest<C>,
     token?: string,
   ): Promise<{ code: string; message: string; data: CallResponse<C> }>;
+  /** Stops the service (SIGTERM) and deletes its data. */
   stop(): Promise<void>;
+  /** Kills the service outright (SIGKILL, no shutdown at all) and keeps its data for a restart. */
+  kill(): Promise<void>;
+  /** The folder to hand `startServer` to start again on the same data. */
+  root: string;
 }
 
 /** A random private address to stand for one client. */
@@ -63,16 +74,19 @@ function freePort(): Promise<number> {
 
 const SMS_LINE = /\[dev-sms\] to=(\S+) scene=(\S+) code=(\d+)/;
 
-export async function startServer(extraEnv: Record<string, string> = {}): Promise<TestServer> {
+export async function startServer(
+  extraEnv: Record<string, string> = {},
+  options: { root?: string } = {},
+): Promise<TestServer> {
   const main = path.join(ROOT, 'apps/server/dist/main.js');
   if (!existsSync(main) || !existsSync(path.join(ROOT, 'apps/web/dist/index.html'))) {
     throw new Error('The service or console is not built: run `npm run build` before the browser tests.');
   }
   const port = await freePort();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'wxc-e2e-'));
+  const dataDir = options.root ?? mkdtempSync(path.join(os.tmpdir(), 'wxc-e2e-'));
   // Serve a snapshot of the built console, so a rebuild during the run can't swap chunks under it.
   const webDir = path.join(dataDir, 'web');
-  cpSync(path.join(ROOT, 'apps/web/dist'), webDir, { recursive: true });
+  if (!options.root) cpSync(path.join(ROOT, 'apps/web/dist'), webDir, { recursive: true });
   const child: ChildProcess = spawn(process.execPath, [main], {
     cwd: ROOT,
     env: {
@@ -139,6 +153,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   return {
     baseUrl,
     dataDir: path.join(dataDir, 'data'),
+    root: dataDir,
     log,
     async smsCode(phone, scene, timeoutMs = 5000) {
       const until = Date.now() + timeoutMs;
@@ -173,6 +188,12 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
         clearTimeout(timer);
       }
       rmSync(dataDir, { recursive: true, force: true });
+    },
+    async kill() {
+      if (exited) return;
+      const done = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await done;
     },
   };
 }
@@ -222,6 +243,50 @@ export async function seedCompany(
   });
   if (reg.code !== '200') throw new Error(`register: ${reg.code} ${reg.message}`);
   return { phone, password, companyName, token: reg.data.token } satisfies Company;
+}
+
+/** Orders one unit of a catalogue package by name (not paid yet); the answer as the API gives it. */
+export async function orderPackage(server: TestServer, company: Company, name = '基础版·月付') {
+  const catalogue = await server.api(packageCalls.list, {}, company.token);
+  const pkg = catalogue.data.list.find((p) => p.name === name);
+  if (!pkg) throw new Error(`no package named ${name}`);
+  return server.api(
+    orderCalls.buy,
+    { packageId: pkg.id, quantity: 1, idempotencyKey: `e2e-${company.phone}-${pkg.id}` },
+    company.token,
+  );
+}
+
+/** Orders a package by name and pays it in the sandbox. */
+export async function buyAndPay(server: TestServer, company: Company, name = '基础版·月付'): Promise<void> {
+  const order = await orderPackage(server, company, name);
+  if (order.code !== '200') throw new Error(`buy: ${order.code} ${order.message}`);
+  const paid = await server.api(orderCalls.paySandbox, { orderNo: order.data.orderNo }, company.token);
+  if (paid.code !== '200') throw new Error(`paySandbox: ${paid.code} ${paid.message}`);
+}
+
+/** A new company with a paid 基础版 and API access (its first sub-account holds every slot). */
+export async function payingCompany(
+  server: TestServer,
+  overrides: Parameters<typeof seedCompany>[1] = {},
+): Promise<Company> {
+  const company = await seedCompany(server, overrides);
+  await buyAndPay(server, company);
+  const applied = await server.api(apiAccountCalls.applyApis, {}, company.token);
+  if (applied.code !== '200') throw new Error(`applyApis: ${applied.code} ${applied.message}`);
+  return company;
+}
+
+/** Logs a messaging account in through the simulator, as the phone page would (scan, confirm). */
+export async function loginMessagingAccount(server: TestServer, company: Company) {
+  const qr = await server.api(messagingCalls.getQrCode, {}, company.token);
+  if (qr.code !== '200') throw new Error(`getQrCode: ${qr.code} ${qr.message}`);
+  const { instanceId } = qr.data;
+  await server.api(simCalls.scanAction, { instanceId, action: 'scan' });
+  const confirmed = await server.api(simCalls.scanAction, { instanceId, action: 'confirm' });
+  if (confirmed.data.state !== 'confirmed') throw new Error(`scan confirm: ${confirmed.data.state}`);
+  const status = await server.api(messagingCalls.checkQrCode, { instanceId }, company.token);
+  return status.data.account!;
 }
 
 /** Signs in through the API (captcha + login) and returns the token. */
@@ -315,6 +380,32 @@ export async function screenshot(page: Page, name: string, fullPage = true): Pro
   const file = path.join(ARTIFACTS, `${name}.png`);
   await page.screenshot({ path: file, fullPage });
   return file;
+}
+
+/**
+ * Lets a screen finish loading: no spinner or skeleton left, fonts in, then `pauseMs` for
+ * animations. (Not "network idle": some pages keep a live-update stream open.)
+ */
+export async function settle(page: Page, pauseMs = 350): Promise<void> {
+  await page.waitForLoadState('load');
+  await page
+    .waitForFunction(
+      () => !document.querySelector('.ant-spin-spinning, .ant-skeleton-active, .boot-spinner'),
+      null,
+      { timeout: 5000 },
+    )
+    .catch(() => undefined);
+  await page.evaluate(() => document.fonts.ready);
+  await page.waitForTimeout(pauseMs);
+}
+
+/** No horizontal scrolling of the page itself (tables scroll inside their own box). */
+export async function noPageOverflow(page: Page, what = 'the page scrolls sideways'): Promise<void> {
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
+  expect(scrollWidth, what).toBeLessThanOrEqual(innerWidth);
 }
 
 /** Waits until the locator's (first) element is visible. playwright-core has no `expect`. */

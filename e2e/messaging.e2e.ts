@@ -11,23 +11,24 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import * as accountCalls from '@wxc/contract/calls/api-accounts';
-import * as msgCalls from '@wxc/contract/calls/msg';
-import * as packageCalls from '@wxc/contract/calls/packages';
+import * as apiAccountCalls from '@wxc/contract/calls/api-accounts';
+import * as callbackCalls from '@wxc/contract/calls/callbacks';
+import * as messagingCalls from '@wxc/contract/calls/messaging';
 import * as recordCalls from '@wxc/contract/calls/records';
-import * as simCalls from '@wxc/contract/calls/sim';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Company,
   launchBrowser,
+  loginMessagingAccount,
   MOBILE,
+  noPageOverflow,
   onPage,
   openPage,
+  payingCompany,
   ROOT,
   screenshot,
   see,
-  seedCompany,
   startServer,
   type TestServer,
 } from './harness';
@@ -69,52 +70,18 @@ afterAll(async () => {
   if (webDist) rmSync(webDist, { recursive: true, force: true });
 });
 
-/** A company with a paid package and API access (its first sub-account holds every slot). */
-async function payingCompany(): Promise<Company> {
-  const company = await seedCompany(server);
-  const catalogue = await server.api(packageCalls.list, {}, company.token);
-  const pkg = catalogue.data.list.find((p) => p.name === '基础版·月付')!;
-  const order = await server.api(
-    packageCalls.buy,
-    { packageId: pkg.id, quantity: 1, idempotencyKey: `e2e-msg-${company.phone}` },
-    company.token,
-  );
-  await server.api(packageCalls.paySandbox, { orderNo: order.data.orderNo }, company.token);
-  const applied = await server.api(accountCalls.applyApis, {}, company.token);
-  expect(applied.code).toBe('200');
-  return company;
-}
-
-/** Logs a messaging account in through the API, as the phone page would: scan, confirm. */
-async function loginThroughApi(company: Company): Promise<string> {
-  const qr = await server.api(msgCalls.getQrCode, {}, company.token);
-  expect(qr.code).toBe('200');
-  const { instanceId } = qr.data;
-  await server.api(simCalls.scanAction, { instanceId, action: 'scan' });
-  const confirmed = await server.api(simCalls.scanAction, { instanceId, action: 'confirm' });
-  expect(confirmed.data.state).toBe('confirmed');
-  const status = await server.api(msgCalls.checkQrCode, { instanceId }, company.token);
-  return status.data.account!.wxid;
-}
+const loginThroughApi = async (company: Company) => (await loginMessagingAccount(server, company)).wxid;
 
 async function snap(page: Page, name: string, fullPage = true) {
   await page.waitForTimeout(500);
   await screenshot(page, name, fullPage);
 }
 
-async function assertNoPageOverflow(page: Page) {
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
-    scrollWidth: document.documentElement.scrollWidth,
-    innerWidth: window.innerWidth,
-  }));
-  expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
-}
-
 const statValue = (page: Page, name: string) => page.getByTestId(`stat-${name}`).getByTestId('stat-value');
 
 describe('messaging screens', () => {
   it('logs an account in by opening the QR link on a "phone"; the dashboard follows live', async () => {
-    const company = await payingCompany();
+    const company = await payingCompany(server);
     const t = await openPage(browser, server, { token: company.token });
     const { page } = t;
 
@@ -170,7 +137,7 @@ describe('messaging screens', () => {
       .poll(() => statValue(page, 'getOnlineCountNow').textContent(), { timeout: 10_000 })
       .toBe('2');
     await expect.poll(() => statValue(page, 'getTotalCount').textContent()).toBe('2');
-    await see(page.getByRole('img', { name: '月度每日统计图' }).locator('canvas'));
+    await see(page.getByRole('img', { name: '月度每日统计图' }).locator('svg'));
     await snap(page, 'messaging-dashboard-1440');
 
     phone.assertNoErrors();
@@ -180,11 +147,11 @@ describe('messaging screens', () => {
   });
 
   it('sends a message in the demo and sees the reply arrive live', async () => {
-    const company = await payingCompany();
-    const subs = await server.api(accountCalls.queryApiAccount, {}, company.token);
+    const company = await payingCompany(server);
+    const subs = await server.api(apiAccountCalls.queryApiAccount, {}, company.token);
     const callbackUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}/callback`;
     const set = await server.api(
-      msgCalls.resetCallbackUrl,
+      callbackCalls.resetCallbackUrl,
       { subAccountId: subs.data.list[0]!.id, callbackUrl },
       company.token,
     );
@@ -212,19 +179,19 @@ describe('messaging screens', () => {
 
     await page.setViewportSize(MOBILE);
     await see(page.getByTestId('conversation'));
-    await assertNoPageOverflow(page);
+    await noPageOverflow(page);
     await snap(page, 'messaging-demo-375');
     await page.getByRole('button', { name: '返回联系人' }).click();
     await see(page.getByTestId('contact'));
-    await assertNoPageOverflow(page);
+    await noPageOverflow(page);
     t.assertNoErrors();
     await t.close();
   });
 
   it('online test sends sendMsgText with the console session and shows the answer', async () => {
-    const company = await payingCompany();
+    const company = await payingCompany(server);
     const wxid = await loginThroughApi(company);
-    const contacts = await server.api(msgCalls.getAddressList, { wxid }, company.token);
+    const contacts = await server.api(messagingCalls.getAddressList, { wxid }, company.token);
     const friend = contacts.data.list.find((c) => c.kind === 'friend')!;
     const t = await openPage(browser, server, { token: company.token });
     const { page } = t;
@@ -247,24 +214,28 @@ describe('messaging screens', () => {
     expect(await page.getByTestId('response-meta').textContent()).toMatch(/\d+ ms/);
     await snap(page, 'messaging-online-test-1440');
     // The message really went out.
-    const history = await server.api(msgCalls.showMsgConsole, { wxid, peer: friend.wxid }, company.token);
+    const history = await server.api(
+      messagingCalls.showMsgConsole,
+      { wxid, peer: friend.wxid },
+      company.token,
+    );
     expect(history.data.list.some((m) => m.msgId === response.data.msgId)).toBe(true);
 
     await page.setViewportSize(MOBILE);
     await page.waitForTimeout(300);
-    await assertNoPageOverflow(page);
+    await noPageOverflow(page);
     await snap(page, 'messaging-online-test-375');
     t.assertNoErrors();
     await t.close();
   });
 
   it('a customer sees only their own accounts; narrow screens of every page', async () => {
-    const owner = await payingCompany();
+    const owner = await payingCompany(server);
     const ownerWxid = await loginThroughApi(owner);
-    const other = await payingCompany();
+    const other = await payingCompany(server);
     const theirs = await server.api(recordCalls.queryHistoryWx, {}, other.token);
     expect(theirs.data.total).toBe(0);
-    const refused = await server.api(msgCalls.getAuth, { wxid: ownerWxid }, other.token);
+    const refused = await server.api(messagingCalls.getAuth, { wxid: ownerWxid }, other.token);
     expect(refused.code).not.toBe('200');
 
     const t = await openPage(browser, server, { token: other.token, viewport: MOBILE });
@@ -274,11 +245,11 @@ describe('messaging screens', () => {
     await onPage(page, '微信管理');
     await see(page.getByText('还没有登录过微信账号'));
     expect(await page.getByText(ownerWxid).count()).toBe(0);
-    await assertNoPageOverflow(page);
+    await noPageOverflow(page);
     await page.goto('/moniyanshi/index');
     await onPage(page, '模拟演示');
     await see(page.getByText(/还没有在线的账号/));
-    await assertNoPageOverflow(page);
+    await noPageOverflow(page);
     t.assertNoErrors();
     await t.close();
 
@@ -290,8 +261,10 @@ describe('messaging screens', () => {
     ] as const) {
       await o.page.goto(url);
       await onPage(o.page, title);
+      // The dashboard's sections below the fold load when scrolled to.
+      if (name === 'dashboard') await o.page.getByText('账号明细', { exact: true }).scrollIntoViewIfNeeded();
       await see(o.page.locator('.ant-table, .card-list, .list-card').first());
-      await assertNoPageOverflow(o.page);
+      await noPageOverflow(o.page);
       await snap(o.page, `messaging-${name}-375`);
     }
     await see(o.page.getByTestId('wx-card'));

@@ -9,11 +9,9 @@
  */
 
 import path from 'node:path';
-import * as accountCalls from '@wxc/contract/calls/api-accounts';
+import * as apiAccountCalls from '@wxc/contract/calls/api-accounts';
 import * as authCalls from '@wxc/contract/calls/auth';
-import * as msgCalls from '@wxc/contract/calls/msg';
-import * as packageCalls from '@wxc/contract/calls/packages';
-import * as simCalls from '@wxc/contract/calls/sim';
+import * as messagingCalls from '@wxc/contract/calls/messaging';
 import { SUPPORT_VIEW_HEADER } from '@wxc/contract/constants';
 import Database from 'better-sqlite3';
 import type { Browser, Page } from 'playwright-core';
@@ -26,12 +24,16 @@ import {
   DESKTOP,
   gone,
   launchBrowser,
+  loginMessagingAccount,
   MOBILE,
+  noPageOverflow,
   onPage,
   openPage,
+  payingCompany,
   screenshot,
   see,
   seedCompany,
+  settle,
   startServer,
   type TestPage,
   type TestServer,
@@ -58,55 +60,19 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** Waits for spinners and skeletons to go and fonts to settle. */
-async function settle(page: Page) {
-  await page
-    .waitForFunction(
-      () => !document.querySelector('.ant-spin-spinning, .ant-skeleton-active, .boot-spinner'),
-      null,
-      {
-        timeout: 5000,
-      },
-    )
-    .catch(() => undefined);
-  await page.evaluate(() => document.fonts.ready);
-  await page.waitForTimeout(350);
-}
-
-async function noOverflow(page: Page, what: string) {
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
-    scrollWidth: document.documentElement.scrollWidth,
-    innerWidth: window.innerWidth,
-  }));
-  expect(scrollWidth, what).toBeLessThanOrEqual(innerWidth);
-}
-
 const errorToasts = (page: Page) => page.locator('.ant-message-notice .ant-message-error');
 
 /** A company with a paid package, API access, one messaging account online and one message sent. */
 async function busyCompany(
   companyName: string,
 ): Promise<Company & { id: string; nickname: string; text: string }> {
-  const company = await seedCompany(server, { companyName });
-  const catalogue = await server.api(packageCalls.list, {}, company.token);
-  const pkg = catalogue.data.list.find((p) => p.name === '基础版·月付')!;
-  const order = await server.api(
-    packageCalls.buy,
-    { packageId: pkg.id, quantity: 1, idempotencyKey: `e2e-ops-${company.phone}` },
-    company.token,
-  );
-  await server.api(packageCalls.paySandbox, { orderNo: order.data.orderNo }, company.token);
-  expect((await server.api(accountCalls.applyApis, {}, company.token)).code).toBe('200');
-  const qr = await server.api(msgCalls.getQrCode, {}, company.token);
-  const { instanceId } = qr.data;
-  await server.api(simCalls.scanAction, { instanceId, action: 'scan' });
-  await server.api(simCalls.scanAction, { instanceId, action: 'confirm' });
-  const account = (await server.api(msgCalls.checkQrCode, { instanceId }, company.token)).data.account!;
-  const contacts = await server.api(msgCalls.getAddressList, { wxid: account.wxid }, company.token);
+  const company = await payingCompany(server, { companyName });
+  const account = await loginMessagingAccount(server, company);
+  const contacts = await server.api(messagingCalls.getAddressList, { wxid: account.wxid }, company.token);
   const friend = contacts.data.list.find((c) => c.kind === 'friend')!;
   const text = `运营可见的消息 ${company.phone.slice(-4)}`;
   const sent = await server.api(
-    msgCalls.sendMsgText,
+    messagingCalls.sendMsgText,
     { wxid: account.wxid, toWxid: friend.wxid, content: text },
     company.token,
   );
@@ -200,7 +166,7 @@ describe('the operator lands on the operator area', () => {
     await page.waitForTimeout(400);
     await screenshot(page, 'operator-landing-avatar-375', false);
     await page.keyboard.press('Escape');
-    await noOverflow(page, 'operator area at 375');
+    await noPageOverflow(page, 'operator area at 375');
     // The switcher's dialog fits a phone.
     await page.getByRole('button', { name: '查看客户控制台' }).click();
     const dialog = page.getByRole('dialog').filter({ hasText: '查看客户控制台（只读）' });
@@ -279,6 +245,8 @@ describe('support view', () => {
         .poll(() => gs.getByTestId(`gs-step-${key}`).getAttribute('data-done'), { message: key })
         .toBe(done);
     expect(await gs.getByRole('button').count()).toBe(0);
+    // 已开通服务 is below the fold: it loads when scrolled to.
+    await page.getByText('已开通服务', { exact: true }).scrollIntoViewIfNeeded();
     await see(page.getByText('基础版·月付').first());
     await settle(page);
     await screenshot(page, 'operator-support-dashboard-1440');
@@ -361,7 +329,7 @@ describe('support view', () => {
       { header: SUPPORT_VIEW_HEADER, companyId: acme.id },
     );
     expect(refused).toBe('40300');
-    expect((await server.api(accountCalls.queryApiAccount, {}, acme.token)).data.list).toHaveLength(1);
+    expect((await server.api(apiAccountCalls.queryApiAccount, {}, acme.token)).data.list).toHaveLength(1);
 
     // Switch company from the top bar: the other company's (empty) console, nothing of the first.
     await page.getByTestId('company-switcher').click();
@@ -420,14 +388,14 @@ describe('support view', () => {
       await see(banner.getByText(`正在查看：${acme.companyName}`));
       await see(page.getByTestId('getting-started'));
       await settle(page);
-      await noOverflow(page, `support dashboard at ${label}`);
+      await noPageOverflow(page, `support dashboard at ${label}`);
       await screenshot(page, `operator-support-dashboard-from-companies-${label}`, false);
       if (label === '375') {
         await page.goto('/wechatList/index');
         await onPage(page, '微信管理');
         await see(page.getByTestId('wx-card').first());
         await settle(page);
-        await noOverflow(page, 'support wechat list at 375');
+        await noPageOverflow(page, 'support wechat list at 375');
         await screenshot(page, 'operator-support-wechat-375');
       }
       expect(await errorToasts(page).count()).toBe(0);

@@ -20,17 +20,21 @@ function chunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([len, body, crc]);
 }
 
-/** An RGB PNG of `size`×`size` whose pixel colour is `paint(x, y)`. */
-export function png(size: number, paint: (x: number, y: number) => [number, number, number]): Buffer {
+/** An RGB PNG of `width`×`height` whose pixel colour is `paint(x, y)`. */
+export function png(
+  width: number,
+  height: number,
+  paint: (x: number, y: number) => [number, number, number],
+): Buffer {
   const rows: Buffer[] = [];
-  for (let y = 0; y < size; y += 1) {
-    const row = Buffer.alloc(1 + size * 3);
-    for (let x = 0; x < size; x += 1) row.set(paint(x, y), 1 + x * 3);
+  for (let y = 0; y < height; y += 1) {
+    const row = Buffer.alloc(1 + width * 3);
+    for (let x = 0; x < width; x += 1) row.set(paint(x, y), 1 + x * 3);
     rows.push(row);
   }
   const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(size, 0);
-  ihdr.writeUInt32BE(size, 4);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
   ihdr.set([8, 2, 0, 0, 0], 8);
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
@@ -58,7 +62,7 @@ export function qrLikePng(size = 210): Buffer {
     }
     return null;
   };
-  return png(size, (px, py) => {
+  return png(size, size, (px, py) => {
     const cx = Math.floor(px / cell);
     const cy = Math.floor(py / cell);
     if (cx > 20 || cy > 20) return [255, 255, 255];
@@ -68,11 +72,12 @@ export function qrLikePng(size = 210): Buffer {
   });
 }
 
-/** A scanned-document look: a coloured band over ruled lines. */
-export function documentPng(size: number, rgb: [number, number, number]): Buffer {
-  return png(size, (x, y) => {
-    if (y < size * 0.22) return rgb;
-    if (y % 14 < 3 && x > size * 0.1 && x < size * 0.8) return [150, 150, 150];
+/** A scanned-document look: a coloured band over ruled lines of uneven length. */
+export function documentPng(width: number, height: number, rgb: [number, number, number]): Buffer {
+  return png(width, height, (x, y) => {
+    if (y < height * 0.22) return rgb;
+    const end = width * (0.5 + ((y * 7) % 40) / 100);
+    if (y % 14 < 3 && x > width * 0.1 && x < end) return [150, 150, 150];
     return [250, 250, 246];
   });
 }

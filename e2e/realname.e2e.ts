@@ -4,7 +4,7 @@
  * the operator passes; the badge shows 已认证. A customer typing an operator URL sees 401.
  * Screenshots of the dialog and of every operator screen at 1440 and 375 px go to e2e/artifacts/.
  */
-import { deflateSync } from 'node:zlib';
+import * as orderCalls from '@wxc/contract/calls/orders';
 import * as packageCalls from '@wxc/contract/calls/packages';
 import * as realNameCalls from '@wxc/contract/calls/realname';
 import type { Browser, Page } from 'playwright-core';
@@ -24,6 +24,7 @@ import {
   startServer,
   type TestServer,
 } from './harness';
+import { documentPng } from './png';
 
 let server: TestServer;
 let browser: Browser;
@@ -39,51 +40,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-function crc32(buf: Buffer): number {
-  let c = 0xffffffff;
-  for (const b of buf) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-function chunk(type: string, data: Buffer): Buffer {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([len, body, crc]);
-}
-/** A real PNG (so the preview shows something): a card with a coloured band, like a scanned document. */
-function documentPng(width: number, height: number, rgb: [number, number, number]): Buffer {
-  const rows: Buffer[] = [];
-  for (let y = 0; y < height; y += 1) {
-    const row = Buffer.alloc(1 + width * 3);
-    for (let x = 0; x < width; x += 1) {
-      const band = y < height * 0.22;
-      const line = !band && y % 14 < 3 && x > width * 0.1 && x < width * (0.5 + ((y * 7) % 40) / 100);
-      const [r, g, b] = band ? rgb : line ? [150, 150, 150] : [250, 250, 246];
-      row[1 + x * 3] = r;
-      row[2 + x * 3] = g;
-      row[3 + x * 3] = b;
-    }
-    rows.push(row);
-  }
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(Buffer.concat(rows))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 const SOCIAL = {
   name: '社保缴纳记录.png',
@@ -249,12 +205,12 @@ describe('real-name verification and the operator area', () => {
     for (const name of ['华东贸易有限公司', '星河网络科技']) {
       const c = await seedCompany(server, { companyName: name });
       const order = await server.api(
-        packageCalls.buy,
+        orderCalls.buy,
         { packageId: pkg.id, quantity: 1, idempotencyKey: `e2e-rn-${c.phone}` },
         c.token,
       );
       if (name === '华东贸易有限公司')
-        await server.api(packageCalls.paySandbox, { orderNo: order.data.orderNo }, c.token);
+        await server.api(orderCalls.paySandbox, { orderNo: order.data.orderNo }, c.token);
     }
     const form = new FormData();
     form.append('imgs', new Blob([new Uint8Array(SOCIAL.buffer)], { type: 'image/png' }), SOCIAL.name);

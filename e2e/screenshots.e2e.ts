@@ -2,17 +2,19 @@
  * Screenshots of every console screen at 1440 px and 375 px, saved to e2e/artifacts/ (gitignored)
  * for people to look at. Each screen also must not scroll sideways at 375 px and must log no error.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import {
   DESKTOP,
   launchBrowser,
   MOBILE,
+  noPageOverflow,
   onPage,
   openPage,
   screenshot,
   see,
   seedCompany,
+  settle,
   startServer,
   type TestServer,
 } from './harness';
@@ -54,28 +56,6 @@ const SHELL_SCREENS = [
   ['reset-phone', '/userInfo/resetPhone', '修改手机号'],
 ] as const;
 
-/** Lets a screen finish loading: no spinner or skeleton left, fonts in, animations over. (Not
- * "network idle": some pages keep a live-update stream open.) */
-async function settle(page: Page) {
-  await page.waitForLoadState('load');
-  await page
-    .waitForFunction(
-      () => !document.querySelector('.ant-spin-spinning, .ant-skeleton-active, .boot-spinner'),
-      null,
-      {
-        timeout: 5000,
-      },
-    )
-    .catch(() => undefined);
-  await page.evaluate(() => document.fonts.ready);
-  await page.waitForTimeout(400);
-}
-
-async function noSidewaysScroll(page: Page, width: number, name: string) {
-  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
-  expect(scrollWidth, `${name} scrolls sideways at ${width}px`).toBeLessThanOrEqual(width);
-}
-
 describe('screenshots', () => {
   for (const [label, viewport] of VIEWPORTS) {
     it(`captures every screen at ${label} px`, { timeout: 120_000 }, async () => {
@@ -84,7 +64,7 @@ describe('screenshots', () => {
         await visitor.page.goto(path);
         await visitor.page.waitForFunction((t) => document.title.startsWith(t), title);
         await settle(visitor.page);
-        await noSidewaysScroll(visitor.page, viewport.width, name);
+        await noPageOverflow(visitor.page, `${name} scrolls sideways at ${viewport.width}px`);
         await screenshot(visitor.page, `${name}-${label}`);
       }
       await visitor.page.goto('/login');
@@ -104,7 +84,7 @@ describe('screenshots', () => {
         await page.goto(path);
         await onPage(page, title);
         await settle(page);
-        await noSidewaysScroll(page, viewport.width, name);
+        await noPageOverflow(page, `${name} scrolls sideways at ${viewport.width}px`);
         await screenshot(page, `${name}-${label}`);
       }
       for (const [name, path] of [
@@ -114,7 +94,7 @@ describe('screenshots', () => {
         await page.goto(path);
         await page.waitForURL(`**/${name}`);
         await settle(page);
-        await noSidewaysScroll(page, viewport.width, name);
+        await noPageOverflow(page, `${name} scrolls sideways at ${viewport.width}px`);
         await screenshot(page, `${name}-${label}`);
       }
 

@@ -8,7 +8,8 @@
 //      injected, narrow dependencies (`Pick<…>` of a service, or a function), never a repo;
 //   3. a module imports only the modules it `uses`, and `uses` has no cycle (so folders have none);
 //      lib/ and db/ import no module;
-//   4. every call path in the contract is a string literal (greppable in full).
+//   4. every call path in the contract is a string literal (greppable in full);
+//   5. the console's folders form layers (WEB_LAYERS): no folder imports one above it.
 // `node scripts/check-boundaries.mjs --print` prints the map as a Markdown table.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -110,7 +111,7 @@ function importsOf(text) {
   const re = /(?:^|\n)\s*(?:import|export)\b[^;'"]*?\bfrom\s+'(\.[^']+)'|import\(\s*'(\.[^']+)'\s*\)/g;
   for (let m = re.exec(text); m; m = re.exec(text)) {
     const line = text.slice(0, m.index + m[0].length).split('\n').length;
-    out.push({ spec: m[1] ?? m[2], line });
+    out.push({ spec: m[1] ?? m[2], line, lazy: m[2] !== undefined });
   }
   return out;
 }
@@ -303,6 +304,48 @@ for (const file of filesUnder(CONTRACT_CALLS)) {
   }
 }
 
+// ---- the console (apps/web/src): its folders in layers, lowest first. A file imports only its own
+// folder and the folders below it, so no two folders depend on each other. The one way up is lazy:
+// the route table in app/ loads the shell and the pages with import() (each becomes its own chunk).
+export const WEB_LAYERS = [
+  'utils',
+  'stores',
+  'api',
+  'app',
+  'components',
+  'features',
+  'layout',
+  'pages',
+  'login',
+];
+const WEB = path.join(ROOT, 'apps/web/src');
+const webFiles = (dir) =>
+  readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) return webFiles(full);
+    return /\.tsx?$/.test(name) ? [full] : [];
+  });
+const layerOf = (file) => {
+  const top = path.relative(WEB, file).split(path.sep)[0];
+  return WEB_LAYERS.indexOf(top);
+};
+for (const file of webFiles(WEB)) {
+  const from = layerOf(file);
+  // main.tsx (the entry point) may import anything; a test may put layers together
+  if (from < 0 || /\.test\.tsx?$/.test(file)) continue;
+  const text = readFileSync(file, 'utf8');
+  for (const { spec, line, lazy } of importsOf(text)) {
+    const target = path.resolve(path.dirname(file), spec);
+    if (!target.startsWith(WEB)) continue;
+    const to = layerOf(target);
+    if (to <= from || (lazy && WEB_LAYERS[from] === 'app')) continue;
+    problem(
+      `${path.relative(ROOT, file)}:${line}`,
+      `${WEB_LAYERS[from]}/ may not import ${WEB_LAYERS[to]}/ (console layers, lowest first: ${WEB_LAYERS.join(' < ')})`,
+    );
+  }
+}
+
 if (process.argv.includes('--print')) {
   const users = (m) =>
     Object.entries(MODULES)
@@ -321,4 +364,6 @@ if (problems.length > 0) {
   for (const p of problems) console.error(`  ${p}`);
   process.exit(1);
 }
-console.log(`✓ module boundaries: ${Object.keys(MODULES).length} modules, ${tables.length} tables, no cycle`);
+console.log(
+  `✓ module boundaries: ${Object.keys(MODULES).length} modules, ${tables.length} tables, no cycle; console layers ${WEB_LAYERS.join(' < ')}`,
+);

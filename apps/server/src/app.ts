@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import zlib from 'node:zlib';
 import compress from '@fastify/compress';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
-import { MEDIA_MAX_BYTES } from '@wxc/contract';
+import { emptyRequest, MEDIA_MAX_BYTES } from '@wxc/contract';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { serializerCompiler } from 'fastify-type-provider-zod';
 import type { ZodType } from 'zod';
 import type { Config } from './config.js';
 import type { Database } from './db/index.js';
@@ -14,8 +12,11 @@ import { registerApiDocs } from './docs.js';
 import { startHousekeeping } from './housekeeping.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandler, NO_STORE } from './lib/error-handler.js';
 import { createRouter } from './lib/http.js';
+import { lazyChildLoggerFactory } from './lib/lazy-logger.js';
 import { RouteAddressStore } from './lib/rate-limit-store.js';
-import { nulError, pathOfNul, RequestValidationError } from './lib/validation.js';
+import { securityHeaders } from './lib/security-headers.js';
+import { createSerializerCompiler } from './lib/serializer.js';
+import { emptyInput, nulError, pathOfNul, RequestValidationError } from './lib/validation.js';
 import { registerApiAccountRoutes } from './modules/api-accounts/routes.js';
 import { installBodyDigest } from './modules/api-auth/service.js';
 import { registerAuthRoutes } from './modules/auth/routes.js';
@@ -64,11 +65,30 @@ export interface BuildOptions {
   callbackTimeoutMs?: number;
 }
 
+/**
+ * Connection timeouts, chosen rather than inherited (a thousand kept-alive clients is a normal day):
+ * - keepAliveTimeout 72 s: an idle kept-alive connection is closed after this; longer than the 60 s
+ *   idle timeout of common proxies and load balancers, so they close first (never a request sent on
+ *   a connection we are closing);
+ * - headersTimeout 30 s: a request's headers must arrive within this (slow-header clients do not
+ *   hold connections);
+ * - requestTimeout 300 s: a whole request, body included (a 20 MB media upload on a slow link);
+ *   Fastify's default would be none at all.
+ * The listen backlog is main.ts's (LISTEN_BACKLOG).
+ */
+export const CONNECTION_LIMITS = {
+  keepAliveTimeout: 72_000,
+  requestTimeout: 300_000,
+} as const;
+const HEADERS_TIMEOUT_MS = 30_000;
+
 /** Builds the whole service from its config and database. main.ts and the tests both use it. */
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config, database } = opts;
   const app = Fastify({
+    ...CONNECTION_LIMITS,
     logger: opts.logger ?? { level: config.logLevel },
+    childLoggerFactory: lazyChildLoggerFactory,
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     trustProxy: config.trustProxy,
@@ -80,19 +100,27 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     // Schemas are zod: parse with zod (the error names the field), serialize through the response
     // schema so nothing undeclared leaves the service.
   });
-  app.setValidatorCompiler(({ schema }) => (data: unknown) => {
-    // reportInput: issues keep the offending value, so "missing" and "wrong type" read differently.
-    const result = (schema as ZodType).safeParse(data ?? undefined, { reportInput: true });
-    if (!result.success) return { error: new RequestValidationError(result.error.issues) };
-    // Fields with their own text rule have said it better already; this catches every other string.
-    const nul = pathOfNul(result.data);
-    return nul ? { error: nulError(nul) } : { value: result.data };
+  app.server.headersTimeout = HEADERS_TIMEOUT_MS;
+  app.setValidatorCompiler(({ schema }) => {
+    // Calls without parameters (most reads): an empty body or {} is all there is to check.
+    if (schema === emptyRequest) return emptyInput;
+    return (data: unknown) => {
+      // reportInput: issues keep the offending value, so "missing" and "wrong type" read differently.
+      const result = (schema as ZodType).safeParse(data ?? undefined, { reportInput: true });
+      if (!result.success) return { error: new RequestValidationError(result.error.issues) };
+      // Fields with their own text rule have said it better already; this catches every other string.
+      const nul = pathOfNul(result.data);
+      return nul ? { error: nulError(nul) } : { value: result.data };
+    };
   });
-  app.setSerializerCompiler(serializerCompiler);
-  app.addHook('onSend', async (req, reply) => {
+  // Compiled from the response schema once per route (lib/serializer.ts); the test suites also
+  // check every answer against zod's own encoding of it.
+  app.setSerializerCompiler(createSerializerCompiler({ verify: config.env === 'test' }));
+  app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('x-request-id', req.id);
     // API answers carry tokens and personal data: never stored (errors and misses included).
     if (isApiRequest(req)) reply.header('cache-control', NO_STORE);
+    done(null, payload);
   });
   installErrorHandler(app);
   // JSON only (text/plain is refused with 415); an empty JSON body means "no input". Signed API
@@ -117,30 +145,13 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     );
   }
 
-  const directives = {
-    defaultSrc: ["'self'"],
-    imgSrc: ["'self'", 'data:', 'blob:'],
-    styleSrc: ["'self'", "'unsafe-inline'"], // antd writes its styles at run time
-    scriptSrc: ["'self'"],
-    connectSrc: ["'self'"],
-    frameAncestors: ["'none'"],
-  };
-  // upgrade-insecure-requests and HSTS only over https: served over plain http (a LAN address,
-  // say) they would send the browser to an https origin that does not exist, a blank console.
-  await app.register(helmet, {
-    contentSecurityPolicy: { directives: { ...directives, upgradeInsecureRequests: null } },
-    hsts: false,
-    crossOriginEmbedderPolicy: false,
-  });
+  // helmet's security headers, worked out once at start rather than per request.
+  const headers = securityHeaders();
   const alwaysHttps = new URL(config.publicUrl).protocol === 'https:';
-  app.addHook('onRequest', async (req, reply) => {
+  app.addHook('onRequest', (req, reply, done) => {
     // req.protocol honours X-Forwarded-Proto only with TRUST_PROXY.
-    if (alwaysHttps || req.protocol === 'https') {
-      reply.helmet({
-        contentSecurityPolicy: { directives },
-        hsts: { maxAge: 31_536_000, includeSubDomains: true },
-      });
-    }
+    reply.headers(alwaysHttps || req.protocol === 'https' ? headers.https : headers.http);
+    done();
   });
   // Large API answers (the OpenAPI document, long lists) compressed on the fly; small ones are not
   // worth the CPU. The console's files come precompressed from the build (web.ts).
@@ -157,6 +168,13 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     // API calls are what can be abused; the console's static files (dozens per page) are not limited.
     // Decided by the route the request matched, never by its raw URL: `/%61pi/...` is `/api/...`.
     allowList: (req) => !isApiPath(req.routeOptions.url ?? ''),
+    // The limit and what is left are told when it is reached (429 with retry-after and the
+    // x-ratelimit-* headers), not on every answer: three headers fewer on each call.
+    addHeadersOnExceeding: {
+      'x-ratelimit-limit': false,
+      'x-ratelimit-remaining': false,
+      'x-ratelimit-reset': false,
+    },
   });
   if (config.corsOrigins.length > 0) {
     // Same-origin only unless the operator lists other origins; imported lazily as few need it.

@@ -7,6 +7,9 @@ import { seedDemoMessaging } from './demo.js';
 import { createPostgresBus } from './modules/events/bus.js';
 import { seed } from './seed.js';
 
+/** Node's default is 511. */
+const LISTEN_BACKLOG = 4096;
+
 const rootLogger = (config: { logLevel: string }) => pino({ level: config.logLevel });
 
 async function main() {
@@ -41,7 +44,9 @@ async function main() {
     });
   }
 
-  await app.listen({ port: config.port, host: config.host });
+  // Connections waiting to be accepted while the process is busy: a thousand clients connecting at
+  // once must queue, not be refused or dropped (the kernel caps it at net.core.somaxconn).
+  await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
   if (report.demo) {
     await seedDemoMessaging(app.services).catch((err) =>
       app.log.warn({ err }, 'demo messaging data not created'),

@@ -4,6 +4,7 @@ import type { Database } from './db/index.js';
 import { createApiAccountService } from './modules/api-accounts/service.js';
 import { createApiAuth } from './modules/api-auth/service.js';
 import { createAuditService } from './modules/audit/service.js';
+import { createAuthCache } from './modules/auth/cache.js';
 import { createAuthService } from './modules/auth/service.js';
 import { createSessionService } from './modules/auth/sessions.js';
 import { createUserDirectory } from './modules/auth/users.js';
@@ -53,8 +54,16 @@ export function createServices(opts: ServiceOptions) {
   // ---- accounts and the installation
   const settings = createSettingsService(db);
   const audit = createAuditService(db);
-  const sessions = createSessionService(db, config.session);
-  const users = createUserDirectory(db);
+  const bus = opts.bus ?? createLocalBus();
+  // Copies of sessions and users for authenticated requests; changes travel on the bus, so every
+  // process drops its copies before a revoking or updating call answers (auth/cache.ts).
+  const authCache = createAuthCache({
+    announce: (change) => bus.announceChange(change),
+    listen: (listener) => bus.onChange(listener),
+    live: () => bus.changesLive(),
+  });
+  const sessions = createSessionService(db, config.session, authCache);
+  const users = createUserDirectory(db, authCache);
   const captcha = createCaptchaService(db, config.captchaFixedCode, opts.captchaGenerator);
   const sms = createSmsService(db, opts.smsProvider ?? devOutboxProvider(log));
   const auth = createAuthService({
@@ -65,10 +74,10 @@ export function createServices(opts: ServiceOptions) {
     sessions,
     settings,
     audit,
+    cache: authCache,
   });
   const files = createFileService({ db, storage, settings, publicUrl: config.publicUrl });
   const support = createSupportContact(settings, files, config);
-  const bus = opts.bus ?? createLocalBus();
 
   // ---- commerce: operator rules, packages, orders, sub-accounts
   const company = createCompanyService({ db, settings });

@@ -84,10 +84,11 @@ export async function registerConsole(app: FastifyInstance, distDir: string, sit
 
   if (built) registerSignInPages(app, distDir, site);
 
-  app.addHook('onSend', async (req, reply) => {
-    if (SUBRESOURCE.test(req.url.split('?')[0] ?? '')) {
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (req.url.startsWith('/assets/') && SUBRESOURCE.test(req.url.split('?')[0] ?? '')) {
       for (const name of DOCUMENT_ONLY_HEADERS) reply.removeHeader(name);
     }
+    done(null, payload);
   });
 
   app.setNotFoundHandler((req, reply) => {

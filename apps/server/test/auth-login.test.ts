@@ -103,6 +103,30 @@ describe.each(dialects)('login and sessions (%s)', (dialect) => {
     expect(locked.message).toMatch(/账号已锁定，请 \d+ 分钟后再试/);
   });
 
+  it('checks at most 5 passwords per account however many wrong ones arrive at once', async () => {
+    const company = await registerCompany(t);
+    const burst = (from: number) =>
+      Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          t.call(
+            authCalls.login,
+            {
+              companyAccount: company.phone,
+              password: `bad-password${from + i}`,
+              captchaId: 'x',
+              captchaCode: FIXED_CAPTCHA,
+            },
+            // Forty addresses, so the per-address limit is not what stops them.
+            { ip: `10.9.2.${from + i + 1}` },
+          ),
+        ),
+      );
+    const codes = [...(await burst(0)), ...(await burst(20))].map((a) => a.code);
+    // "40013": the password was checked (and wrong); "42903": it was never looked at.
+    expect(codes.filter((c) => c !== '40013' && c !== '42903')).toEqual([]);
+    expect(codes.filter((c) => c === '40013').length).toBeLessThanOrEqual(5);
+  });
+
   it('locks an IP that fails against many accounts', async () => {
     const ip = '10.9.1.1';
     for (let i = 0; i < 20; i++) {

@@ -1,14 +1,12 @@
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import {
   apiAccountCalls,
   CALLBACK_EVENT_HEADER,
   CALLBACK_SIGNATURE_HEADER,
   CALLBACK_TIMESTAMP_HEADER,
   callbackCalls,
+  DAY_MS,
 } from '@wxc/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/index.js';
@@ -19,12 +17,11 @@ import { createCallbackService, signCallback } from '../src/modules/callbacks/se
 import { createLocalBus } from '../src/modules/events/bus.js';
 import { payingCompany, setUpCatalogue } from './commerce-helpers.js';
 import {
-  createPgSchema,
   createTestApp,
   dialects,
   registerCompany,
+  sharedDatabase,
   type TestApp,
-  type TestAppOptions,
   tableCounts,
 } from './helpers.js';
 
@@ -154,19 +151,6 @@ const callbackUrlOf = async (t: TestApp, id: string) =>
       .where('id', '=', id)
       .executeTakeFirst()
   )?.callback_url;
-
-/** A SQLite file or a PostgreSQL schema that several apps in a row can open. */
-async function sharedDatabase(dialect: 'sqlite' | 'postgres') {
-  if (dialect === 'postgres') {
-    const { schema, drop } = await createPgSchema();
-    return { options: { pgSchema: schema } as TestAppOptions, dispose: drop };
-  }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wxc-cb-'));
-  return {
-    options: { sqliteFile: path.join(dir, 'data.sqlite') } as TestAppOptions,
-    dispose: async () => fs.rmSync(dir, { recursive: true, force: true }),
-  };
-}
 
 describe.each(dialects)('callbacks (%s)', (dialect) => {
   let t: TestApp;
@@ -621,7 +605,7 @@ describe.each(dialects)('callbacks (%s)', (dialect) => {
       const sub = await x.sub();
       const db = t.database.db;
       const now = Date.now();
-      const day = 86_400_000;
+      const day = DAY_MS;
       const row = (id: string, status: 'pending' | 'delivered' | 'failed', age: number) => ({
         id,
         company_id: x.companyId,

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { OK_CODE, orderCalls, packageCalls } from '@wxc/contract';
+import { DAY_MS, OK_CODE, orderCalls, packageCalls } from '@wxc/contract';
 import type { DB } from '../src/db/schema.js';
 import { createAdmin, registerCompany, type TestApp } from './helpers.js';
 
-export const DAY = 86_400_000;
+export const DAY = DAY_MS;
 
 /** Row counts of the commerce tables: "bad input writes nothing" compares two of these. */
 export async function commerceCounts(t: TestApp) {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { CallDef, CallRequest, UserInfo } from '@wxc/contract';
@@ -189,6 +190,19 @@ export async function createPgSchema(): Promise<{ schema: string; drop: () => Pr
   };
   await run(`create schema ${schema}`);
   return { schema, drop: () => run(`drop schema ${schema} cascade`) };
+}
+
+/** A SQLite file or a PostgreSQL schema that several apps (in a row or at once) can open. */
+export async function sharedDatabase(dialect: Dialect) {
+  if (dialect === 'postgres') {
+    const { schema, drop } = await createPgSchema();
+    return { options: { pgSchema: schema } as TestAppOptions, dispose: drop };
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wxc-shared-'));
+  return {
+    options: { sqliteFile: path.join(dir, 'data.sqlite') } as TestAppOptions,
+    dispose: async () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 /** Row counts of every table: "bad input writes nothing" compares two of these. */

@@ -9,10 +9,18 @@ import {
   packageCalls,
   recordCalls,
   simCalls,
+  statisticsCalls,
 } from '@wxc/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setUpCatalogue } from './commerce-helpers.js';
-import { createTestApp, dialects, registerCompany, type TestApp, tableCounts } from './helpers.js';
+import {
+  createTestApp,
+  dialects,
+  registerCompany,
+  sharedDatabase,
+  type TestApp,
+  tableCounts,
+} from './helpers.js';
 import {
   type Catalogue,
   customerWithSubAccount,
@@ -378,6 +386,130 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
         ]);
       } finally {
         await paced.close();
+      }
+    });
+
+    it('takes a claim back only when its lease ran out, never for the message’s age; an offline account’s stranded messages fail', async () => {
+      const c = await customerWithSubAccount(t, cat);
+      const { account } = await loginAccount(t, { token: c.token });
+      const friend = (await t.call(messagingCalls.getAddressList, { wxid: account.wxid }, { token: c.token }))
+        .data.list[0].wxid;
+      const db = t.database.db;
+      const row = await db
+        .selectFrom('wx_accounts')
+        .select(['id', 'company_id'])
+        .where('wxid', '=', account.wxid)
+        .executeTakeFirstOrThrow();
+      const now = Date.now();
+      let n = 0;
+      const put = async (status: 'queued' | 'sending', claim: string | null, leaseUntil: number | null) => {
+        const id = randomUUID();
+        n += 1;
+        await db
+          .insertInto('wx_messages')
+          .values({
+            id,
+            company_id: row.company_id,
+            wx_account_id: row.id,
+            new_msg_id: `lease-${n}-${now}`,
+            direction: 'out',
+            peer: friend,
+            sender: account.wxid,
+            type: 1,
+            app_type: null,
+            content: `租约测试 ${n}`,
+            media: null,
+            status,
+            error: null,
+            claim_token: claim,
+            lease_until: leaseUntil,
+            // Queued ten minutes ago: a paced queue's long wait, which must not count.
+            create_time: Math.floor((now - 600_000) / 1000),
+            created_at: now - 600_000,
+            seq: (now - 600_000) * 1000 + n,
+          })
+          .execute();
+        return id;
+      };
+      const state = (id: string) =>
+        db
+          .selectFrom('wx_messages')
+          .select(['status', 'claim_token', 'error'])
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow();
+
+      // Held: claimed a moment ago by a live process, whatever the message's age.
+      const held = await put('sending', 'holder', now + 120_000);
+      // Expired while the account is online: back to the queue, then sent once.
+      const expired = await put('sending', 'dead-process', now - 1);
+      await until(async () => (await state(expired)).status === 'sent', 'the expired claim to be sent', 5000);
+      expect(await state(held)).toMatchObject({ status: 'sending', claim_token: 'holder' });
+
+      // The account goes offline: an expired claim and a queued message fail with the reason.
+      await t.call(simCalls.kick, { wxid: account.wxid, reason: '当前登录环境异常' }, { token: c.token });
+      const stranded = await put('sending', 'dead-process', now - 1);
+      const queued = await put('queued', null, null);
+      await until(
+        async () => (await state(stranded)).status === 'failed' && (await state(queued)).status === 'failed',
+        'the stranded messages to fail',
+        5000,
+      );
+      expect(await state(queued)).toMatchObject({ error: '账号已下线，消息未发送' });
+      expect(await state(stranded)).toMatchObject({ error: '账号已下线，消息未发送', claim_token: null });
+      // The live holder's claim is still its own.
+      expect(await state(held)).toMatchObject({ status: 'sending', claim_token: 'holder' });
+    });
+
+    it('paces one account’s sends exactly, sent by three processes on one database', async () => {
+      const shared = await sharedDatabase(dialect);
+      const interval = 150;
+      const apps: TestApp[] = [];
+      try {
+        for (let i = 0; i < 3; i++) {
+          apps.push(
+            await createTestApp(
+              dialect,
+              { ...MESSAGING_ENV, SEND_INTERVAL_MS: String(interval) },
+              shared.options,
+            ),
+          );
+        }
+        const a = apps[0]!;
+        const c = await customerWithSubAccount(a, await setUpCatalogue(a));
+        const { account } = await loginAccount(a, { token: c.token });
+        const friend = (
+          await a.call(messagingCalls.getAddressList, { wxid: account.wxid }, { token: c.token })
+        ).data.list[0].wxid;
+        const answers = await Promise.all(
+          Array.from({ length: 9 }, (_, i) =>
+            apps[i % 3]!.call(
+              messagingCalls.sendMsgText,
+              { wxid: account.wxid, toWxid: friend, content: `第${i}条` },
+              { token: c.token },
+            ),
+          ),
+        );
+        expect(answers.map((r) => r.code)).toEqual(Array(9).fill('200'));
+        const rows = await until(
+          async () => {
+            const out = await a.database.db
+              .selectFrom('wx_messages')
+              .innerJoin('wx_accounts', 'wx_accounts.id', 'wx_messages.wx_account_id')
+              .select(['wx_messages.status', 'wx_messages.sent_at'])
+              .where('wx_accounts.wxid', '=', account.wxid)
+              .where('wx_messages.direction', '=', 'out')
+              .execute();
+            return out.length === 9 && out.every((m) => m.status === 'sent') && out;
+          },
+          'the nine messages to be sent',
+          15_000,
+        );
+        const times = rows.map((m) => Number(m.sent_at)).sort((x, y) => x - y);
+        const gaps = times.slice(1).map((t, i) => t - times[i]!);
+        expect(Math.min(...gaps)).toBeGreaterThanOrEqual(interval);
+      } finally {
+        for (const x of apps) await x.close();
+        await shared.dispose();
       }
     });
 
@@ -931,10 +1063,9 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
     await loginAccount(t, { token: c.token });
     const second = await loginAccount(t, { token: c.token });
     await t.call(messagingCalls.logout, { wxid: second.account.wxid }, { token: c.token });
-    const { statistic } = { statistic: (await import('@wxc/contract')).recordCalls };
-    expect((await t.call(statistic.getOnlineCountNow, {}, { token: c.token })).data.value).toBe(1);
-    expect((await t.call(statistic.getTotalCount, {}, { token: c.token })).data.value).toBe(2);
-    expect((await t.call(statistic.getMaxOnlineCountNow, {}, { token: c.token })).data.value).toBe(2);
+    expect((await t.call(statisticsCalls.getOnlineCountNow, {}, { token: c.token })).data.value).toBe(1);
+    expect((await t.call(statisticsCalls.getTotalCount, {}, { token: c.token })).data.value).toBe(2);
+    expect((await t.call(statisticsCalls.getMaxOnlineCountNow, {}, { token: c.token })).data.value).toBe(2);
     expect((await t.call(packageCalls.openService, {}, { token: c.token })).code).toBe('200');
   });
 });

@@ -2,11 +2,15 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { setRequestUi } from './api/client';
+import { setHeaderSource } from './api/request';
 import { lazyUi } from './api/ui';
 import { createRouter } from './app/router';
+import { supportViewHeaders } from './stores/support-view';
 import './styles/base.css';
 
 setRequestUi(lazyUi);
+// Every requester of the console (client, uploads) asks the support view for extra headers.
+setHeaderSource(supportViewHeaders);
 const router = createRouter();
 
 createRoot(document.getElementById('root')!).render(

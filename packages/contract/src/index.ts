@@ -8,8 +8,6 @@ export { LIVE_EVENTS_PATH, type LiveEvent, type LiveEventKind, liveEventSchema }
 export * as fileCalls from './calls/files.js';
 export * as messagingCalls from './calls/messaging.js';
 export { ACTIVE_QR_STATES, isActiveQrState } from './calls/messaging.js';
-/** @deprecated The gateway's calls are `messagingCalls` (calls/messaging.ts); kept until the console switches. */
-export * as msgCalls from './calls/msg.js';
 export * as onboardingCalls from './calls/onboarding.js';
 export { ONBOARDING_STEPS, type OnboardingStep } from './calls/onboarding.js';
 export * as operatorCalls from './calls/operator.js';
@@ -33,7 +31,6 @@ import * as callbacks from './calls/callbacks.js';
 import * as catalogue from './calls/catalogue.js';
 import * as files from './calls/files.js';
 import * as messaging from './calls/messaging.js';
-import * as msg from './calls/msg.js';
 import * as onboarding from './calls/onboarding.js';
 import * as operator from './calls/operator.js';
 import * as orders from './calls/orders.js';
@@ -53,7 +50,6 @@ function callsOf(module: Record<string, unknown>): CallDef[] {
 
 /**
  * Every call of the API, once each, for the OpenAPI document and the online tester's catalogue.
- * (A call file re-exports calls that moved out of it until the console switches; those are skipped.)
  */
 export const allCalls: CallDef[] = [
   ...new Set([
@@ -63,7 +59,6 @@ export const allCalls: CallDef[] = [
     ...callsOf(packages),
     ...callsOf(orders),
     ...callsOf(apiAccounts),
-    ...callsOf(msg),
     ...callsOf(messaging),
     ...callsOf(files),
     ...callsOf(records),

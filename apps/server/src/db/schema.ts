@@ -230,6 +230,11 @@ export interface WxMessagesTable {
   /** `sending`: claimed by one process for delivery (shown to clients as queued). */
   status: 'queued' | 'sending' | 'sent' | 'failed';
   error: string | null;
+  /** While `sending`: the claim's token (only its holder settles the message) and lease end (ms). */
+  claim_token: string | null;
+  lease_until: number | null;
+  /** When the provider took an outgoing message (ms); null until sent. Pacing counts from here. */
+  sent_at: number | null;
   /** Unix seconds (what clients see). */
   create_time: number;
   created_at: number;

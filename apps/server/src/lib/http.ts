@@ -141,6 +141,9 @@ function securityOf(audience: CallAudience): { security?: Record<string, string[
   return { security: [{ session: [] }] };
 }
 
+/** Where the route helper keeps the admitted caller between preValidation and the handler. */
+const CALLER = Symbol('wxc.caller');
+
 export interface RouteExtras {
   /** Per-route rate limit (requests per minute per IP); the global limit applies otherwise. */
   rateLimitPerMinute?: number;
@@ -151,7 +154,11 @@ export interface RouteExtras {
  * returns the `data`, and the envelope is added here. Nothing else belongs in a handler.
  */
 export function createRouter(app: FastifyInstance, authenticate: Authenticators) {
-  const admitted = new WeakMap<FastifyRequest, AuthContext | ApiCaller | null>();
+  // The admitted caller travels on the request itself (a declared decoration: no WeakMap entry per
+  // request for the garbage collector to trace).
+  app.decorateRequest(CALLER, null);
+  const callerOf = (req: FastifyRequest) =>
+    (req as unknown as Record<symbol, AuthContext | ApiCaller | null>)[CALLER];
   return function route<C extends CallDef>(
     def: C,
     handler: (ctx: CallContext<z.output<C['request']>, AuthFor<C>>) => Promise<z.output<C['response']>>,
@@ -179,10 +186,10 @@ export function createRouter(app: FastifyInstance, authenticate: Authenticators)
       // Who may call is decided before the input is validated: a caller who may not make the call
       // learns nothing about its parameters.
       preValidation: async (req) => {
-        admitted.set(req, await admit(def, req, authenticate));
+        (req as unknown as Record<symbol, unknown>)[CALLER] = await admit(def, req, authenticate);
       },
       handler: async (req, reply) => {
-        const auth = admitted.get(req) ?? null;
+        const auth = callerOf(req) ?? null;
         const input = (def.method === 'GET' ? req.query : req.body) as z.output<C['request']>;
         const data = await handler({
           input,

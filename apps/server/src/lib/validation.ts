@@ -1,4 +1,22 @@
+import { emptyRequest } from '@wxc/contract';
 import type { z } from 'zod';
+
+/**
+ * The validator of `emptyRequest` (a call without parameters): no body or `{}` is `{}`, as zod would
+ * answer; anything else goes through the schema for its exact message.
+ */
+export function emptyInput(data: unknown): { value: object } | { error: RequestValidationError } {
+  if (data === undefined || data === null || isEmptyPlainObject(data)) return { value: {} };
+  const result = emptyRequest.safeParse(data, { reportInput: true });
+  return result.success ? { value: result.data } : { error: new RequestValidationError(result.error.issues) };
+}
+
+function isEmptyPlainObject(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  for (const _ in value) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null; // null: a parsed query string
+}
 
 /** Thrown by the validator compiler; the error handler turns it into a "400" naming the field. */
 export class RequestValidationError extends Error {

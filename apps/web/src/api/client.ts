@@ -1,5 +1,5 @@
-import { goToLogin } from '../app/navigate';
 import { getToken, logoutLocal, resetToken } from '../stores/session';
+import { goToLogin } from '../utils/navigate';
 import { createRequester, type RequestUi } from './request';
 
 /**

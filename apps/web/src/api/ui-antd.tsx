@@ -1,15 +1,22 @@
 import { ConfigProvider, Modal, message } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 import type { ReactNode } from 'react';
-import { themeConfig } from '../app/theme';
+import { useApp } from '../stores/app';
 import { useSettings } from '../stores/settings';
+import { themeConfig } from '../utils/theme';
 import type { ConfirmOptions } from './request';
 
-// Static toasts and dialogs render outside the React tree: give them the locale and theme too.
+export { Modal, message };
+
+const SIZE_TO_ANTD = { small: 'small', medium: 'middle', large: 'large' } as const;
+
+// Static toasts and dialogs render outside the React tree: give them the locale, theme and component
+// size the shell gives the page (layout/Shell.tsx).
 function Holder({ children }: { children: ReactNode }) {
   const theme = useSettings((s) => s.theme);
+  const size = useApp((s) => s.size);
   return (
-    <ConfigProvider locale={zhCN} theme={themeConfig(theme)}>
+    <ConfigProvider locale={zhCN} theme={themeConfig(theme)} componentSize={SIZE_TO_ANTD[size]}>
       {children}
     </ConfigProvider>
   );

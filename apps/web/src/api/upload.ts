@@ -1,4 +1,4 @@
-import * as msgCalls from '@wxc/contract/calls/msg';
+import * as fileCalls from '@wxc/contract/calls/files';
 import * as systemCalls from '@wxc/contract/calls/system';
 import { call } from './client';
 import type { CallOptions } from './request';
@@ -21,7 +21,7 @@ export function formFetch(form: FormData, base: typeof fetch = (i, init) => fetc
 export function uploadSource(file: File | Blob, fileName?: string, options: CallOptions = {}) {
   const form = new FormData();
   form.append('file', file, fileName ?? (file instanceof File ? file.name : 'file'));
-  return call(msgCalls.getSourceUrl, {}, { ...options, transport: formFetch(form) });
+  return call(fileCalls.getSourceUrl, {}, { ...options, transport: formFetch(form) });
 }
 
 /** Operators: the customer-support QR image (field `img`, png/jpeg up to 2 MB). */

@@ -9,7 +9,7 @@ import {
 } from 'react-router';
 import { useSettings } from '../stores/settings';
 import { useSite } from '../stores/site';
-import { registerNavigate } from './navigate';
+import { registerNavigate } from '../utils/navigate';
 import { pageTitle } from './page-title';
 import { isRedirectPath } from './redirect-route';
 import type { RouteMeta } from './routes';

@@ -6,8 +6,8 @@ import { showError } from '../api/ui';
 import { resetToken, setUser, useSession } from '../stores/session';
 import { useSite } from '../stores/site';
 import { supportViewCompany } from '../stores/support-view';
+import { leaveSignInNotice } from '../utils/redirects';
 import { decide, loginRedirect } from './guard';
-import { leaveSignInNotice } from './redirects';
 
 let siteInfoRequest: Promise<void> | undefined;
 

@@ -1,6 +1,6 @@
 import { Role, type RoleValue } from '@wxc/contract/domain';
+import { isSignInPath, loginRedirect } from '../utils/redirects';
 import { canSee } from './access';
-import { isSignInPath, loginRedirect } from './redirects';
 import { findShellRoute, HOME_PATH, OPERATOR_HOME, WHITE_LIST } from './routes';
 
 /**
@@ -24,7 +24,7 @@ export interface GuardInput {
 
 export type GuardDecision = { kind: 'allow' } | { kind: 'redirect'; to: string } | { kind: 'load-user' };
 
-export { loginRedirect, safeRedirect } from './redirects';
+export { loginRedirect, safeRedirect } from '../utils/redirects';
 
 /** Open whatever the session: the sign-in hand-off checks its own token (a stale one in the cookie
  * must not send it to the login screen, losing the hand-off). */

@@ -1,8 +1,8 @@
 import * as authCalls from '@wxc/contract/calls/auth';
 import { useCallback } from 'react';
 import { call } from '../api/client';
-import { navigateTo } from '../app/navigate';
 import { getToken, logoutLocal } from '../stores/session';
+import { navigateTo } from '../utils/navigate';
 
 /**
  * Logout: the console forgets token, roles, cookie, cache, session storage and tabs at once (so a

@@ -1,4 +1,4 @@
-import { trackVisit as visitCall } from '@wxc/contract/calls/operator';
+import { trackVisit as visitCall } from '@wxc/contract/calls/visitors';
 
 let last = '';
 

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import * as recordCalls from '@wxc/contract/calls/records';
+import * as statisticsCalls from '@wxc/contract/calls/statistics';
 import { useEffect } from 'react';
 import { call } from '../api/client';
 import { setWxCount } from '../stores/session';
-import { messagingKeys } from './messaging/queries';
+import { messagingKeys } from './messaging/keys';
 import { useLiveEvents } from './messaging/useLive';
 
 /**
@@ -15,9 +15,9 @@ import { useLiveEvents } from './messaging/useLive';
 export function useWxCountLive(): void {
   useLiveEvents();
   const query = useQuery({
-    queryKey: messagingKeys.figure(recordCalls.getOnlineCountNow.id),
+    queryKey: messagingKeys.figure(statisticsCalls.getOnlineCountNow.id),
     // Quiet: the count is an aside in the top bar; a page that shows it prominently reports failures.
-    queryFn: ({ signal }) => call(recordCalls.getOnlineCountNow, {}, { signal, quiet: true }),
+    queryFn: ({ signal }) => call(statisticsCalls.getOnlineCountNow, {}, { signal, quiet: true }),
   });
   const value = query.data?.value;
   useEffect(() => {

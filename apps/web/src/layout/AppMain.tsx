@@ -1,7 +1,16 @@
+import { lazy, Suspense } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { useRouteMeta } from '../app/RootLayout';
-import { SupportBanner, SupportChooser } from '../features/support-view/SupportView';
 import { useIsOperator, useViewedCompany } from '../stores/support-view';
+
+// Operators only (the support view); the top bar's company switcher, from the same chunk, loads it
+// as soon as an operator's shell is up.
+const SupportBanner = lazy(() =>
+  import('../features/support-view/SupportView').then((m) => ({ default: m.SupportBanner })),
+);
+const SupportChooser = lazy(() =>
+  import('../features/support-view/SupportView').then((m) => ({ default: m.SupportChooser })),
+);
 
 /**
  * The page area, keyed by the full path: a new path (or query) mounts the page afresh. A tab's 刷新
@@ -22,11 +31,15 @@ export function AppMain() {
       <main className="app-main">
         {viewed ? (
           <>
-            <SupportBanner />
+            <Suspense fallback={null}>
+              <SupportBanner />
+            </Suspense>
             <Outlet key={`${viewed.id}:${key}`} />
           </>
         ) : (
-          <SupportChooser />
+          <Suspense fallback={null}>
+            <SupportChooser />
+          </Suspense>
         )}
       </main>
     );

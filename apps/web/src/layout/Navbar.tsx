@@ -11,16 +11,13 @@ import {
   UserOutlined,
   WechatOutlined,
 } from '@ant-design/icons';
-import { Avatar, Button, Dropdown, type MenuProps } from 'antd';
-import { useState } from 'react';
+import { Button, Dropdown, type MenuProps } from 'antd';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { OPERATOR_HOME } from '../app/routes';
-import { ApiInfoDialog } from '../features/ApiInfoDialog';
-import { ApiOpeningDialog } from '../features/ApiOpeningDialog';
 import { useLogout } from '../features/logout';
 import { RealNameBadge } from '../features/RealNameBadge';
 import { SupportPopover } from '../features/SupportPopover';
-import { CompanySwitcher } from '../features/support-view/SupportView';
 import { useWxCountLive } from '../features/wx-count';
 import { toggleSidebar, useApp } from '../stores/app';
 import { useSession } from '../stores/session';
@@ -29,10 +26,40 @@ import { isOperator } from '../utils/identity';
 import { Breadcrumbs } from './Breadcrumbs';
 import { openSettingsPanel } from './settings-panel';
 
+// Loaded when first needed: the dialogs when opened, the operators' company switcher for operators.
+const ApiInfoDialog = lazy(() =>
+  import('../features/ApiInfoDialog').then((m) => ({ default: m.ApiInfoDialog })),
+);
+const ApiOpeningDialog = lazy(() =>
+  import('../features/ApiOpeningDialog').then((m) => ({ default: m.ApiOpeningDialog })),
+);
+const CompanySwitcher = lazy(() =>
+  import('../features/support-view/SupportView').then((m) => ({ default: m.CompanySwitcher })),
+);
+
 /** Keeps the session's wxCount live while mounted (customers only: see Navbar). */
 function WxCountLive() {
   useWxCountLive();
   return null;
+}
+
+/** The user's picture, or the first character of the name: drawn like antd's circle Avatar, without it. */
+function UserAvatar({
+  size,
+  src,
+  text,
+  ...rest
+}: {
+  size: number;
+  src: string | null | undefined;
+  text: string;
+  'data-testid'?: string;
+}) {
+  return (
+    <span className="user-avatar" style={{ width: size, height: size, lineHeight: `${size}px` }} {...rest}>
+      {src ? <img src={src} alt="" /> : text}
+    </span>
+  );
 }
 
 function wxCountText(count: number | null): string {
@@ -46,6 +73,12 @@ export function Navbar() {
   const navigate = useNavigate();
   const logout = useLogout();
   const [dialog, setDialog] = useState<'apiInfo' | 'apiOpening' | null>(null);
+  // A dialog stays mounted once opened, so it can animate out.
+  const [opened, setOpened] = useState<{ apiInfo?: true; apiOpening?: true }>({});
+  const openDialog = (key: 'apiInfo' | 'apiOpening') => {
+    setOpened((o) => ({ ...o, [key]: true }));
+    setDialog(key);
+  };
   const mobile = device === 'mobile';
   const customer = Boolean(user && !isOperator(user));
   const operator = Boolean(user && isOperator(user));
@@ -72,7 +105,7 @@ export function Navbar() {
     else if (key === 'operator') navigate(OPERATOR_HOME);
     else if (key === 'buy') navigate('/purchaseRecords/index');
     else if (key === 'settings') openSettingsPanel();
-    else if (key === 'apiInfo' || key === 'apiOpening') setDialog(key);
+    else if (key === 'apiInfo' || key === 'apiOpening') openDialog(key);
     else if (key === 'logout') void logout();
   };
 
@@ -108,7 +141,9 @@ export function Navbar() {
                 <ControlOutlined /> <span className="nav-label">运营管理</span>
               </Link>
             )}
-            <CompanySwitcher compact={mobile} />
+            <Suspense fallback={null}>
+              <CompanySwitcher compact={mobile} />
+            </Suspense>
           </>
         ) : null}
         {customer ? <RealNameBadge compact={mobile} /> : null}
@@ -119,7 +154,7 @@ export function Navbar() {
               icon={<InfoCircleOutlined />}
               aria-label="开通说明"
               title="开通说明"
-              onClick={() => setDialog('apiOpening')}
+              onClick={() => openDialog('apiOpening')}
             >
               <span className="nav-label">开通说明</span>
             </Button>
@@ -128,7 +163,7 @@ export function Navbar() {
               icon={<ApiOutlined />}
               aria-label="API 信息"
               title="API 信息"
-              onClick={() => setDialog('apiInfo')}
+              onClick={() => openDialog('apiInfo')}
             >
               <span className="nav-label">API 信息</span>
             </Button>
@@ -147,9 +182,7 @@ export function Navbar() {
           popupRender={(menu) => (
             <div className="avatar-popup">
               <div className="avatar-profile" data-testid="avatar-profile">
-                <Avatar size={40} src={avatar || undefined} alt="">
-                  {avatarText}
-                </Avatar>
+                <UserAvatar size={40} src={avatar} text={avatarText} />
                 <div className="avatar-profile-text">
                   <strong>{name}</strong>
                   <span>{introduction}</span>
@@ -160,19 +193,21 @@ export function Navbar() {
           )}
         >
           <button type="button" className="avatar-button" aria-label="用户菜单" data-testid="avatar-menu">
-            <Avatar size={30} src={avatar || undefined} alt="" data-testid="avatar-image">
-              {avatarText}
-            </Avatar>
+            <UserAvatar size={30} src={avatar} text={avatarText} data-testid="avatar-image" />
             {mobile ? null : <span className="avatar-name">{name}</span>}
             <DownOutlined className="avatar-caret" />
           </button>
         </Dropdown>
       </div>
       {customer ? (
-        <>
-          <ApiInfoDialog open={dialog === 'apiInfo'} onClose={() => setDialog(null)} />
-          <ApiOpeningDialog open={dialog === 'apiOpening'} onClose={() => setDialog(null)} />
-        </>
+        <Suspense fallback={null}>
+          {opened.apiInfo ? (
+            <ApiInfoDialog open={dialog === 'apiInfo'} onClose={() => setDialog(null)} />
+          ) : null}
+          {opened.apiOpening ? (
+            <ApiOpeningDialog open={dialog === 'apiOpening'} onClose={() => setDialog(null)} />
+          ) : null}
+        </Suspense>
       ) : null}
     </div>
   );

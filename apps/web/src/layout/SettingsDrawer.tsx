@@ -1,8 +1,8 @@
 import { Button, ColorPicker, Divider, Drawer, Radio, Switch } from 'antd';
 import type { ReactNode } from 'react';
-import { THEME_PRESETS } from '../app/theme';
 import { type Size, setSize, useApp } from '../stores/app';
 import { useSettings } from '../stores/settings';
+import { THEME_PRESETS } from '../utils/theme';
 
 const PRESETS = [...THEME_PRESETS];
 

@@ -1,17 +1,17 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { App as AntApp, ConfigProvider } from 'antd';
+import { ConfigProvider } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 import { type CSSProperties, useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { type RouteHandle, useRouteMeta } from '../app/RootLayout';
 import { affixRoutes } from '../app/routes';
-import { themeConfig, themeVars } from '../app/theme';
 import { closeSidebar, isMobileWidth, setDevice, useApp } from '../stores/app';
 import { onLogout } from '../stores/session';
 import { useSettings } from '../stores/settings';
 import { onSupportViewChange } from '../stores/support-view';
 import { ensureAffix, useTags } from '../stores/tags';
 import { addView } from '../stores/tags-logic';
+import { themeConfig, themeVars } from '../utils/theme';
 import { AppMain } from './AppMain';
 import { Navbar } from './Navbar';
 import { SettingsButton } from './SettingsButton';
@@ -84,7 +84,8 @@ export default function Shell() {
   return (
     <QueryClientProvider client={queryClient}>
       <ConfigProvider locale={zhCN} theme={themeConfig(theme)} componentSize={SIZE_TO_ANTD[size]}>
-        <AntApp className={classes} style={themeVars(theme) as CSSProperties}>
+        {/* Not antd's App: its toast and dialog holders stay off the first load (components/feedback). */}
+        <div className={classes} style={themeVars(theme) as CSSProperties}>
           {device === 'mobile' && sidebarOpened ? (
             <button
               type="button"
@@ -102,7 +103,7 @@ export default function Shell() {
             <AppMain />
           </div>
           <SettingsButton />
-        </AntApp>
+        </div>
       </ConfigProvider>
     </QueryClientProvider>
   );

@@ -1,9 +1,9 @@
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { safeRedirect } from '../app/redirects';
 import { trackVisit } from '../features/visit';
 import SignInPage from '../pages/login';
 import { getToken } from '../stores/session';
 import { useSite } from '../stores/site';
+import { safeRedirect } from '../utils/redirects';
 import '../styles/base.css';
 
 /**

@@ -1,14 +1,14 @@
 // @vitest-environment happy-dom
 
 import * as authCalls from '@wxc/contract/calls/auth';
-import * as msgCalls from '@wxc/contract/calls/msg';
+import * as messagingCalls from '@wxc/contract/calls/messaging';
 import * as operatorCalls from '@wxc/contract/calls/operator';
 import * as packageCalls from '@wxc/contract/calls/packages';
 import * as systemCalls from '@wxc/contract/calls/system';
 import { SUPPORT_VIEW_HEADER } from '@wxc/contract/constants';
 import type { UserInfo } from '@wxc/contract/domain';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createRequester } from '../api/request';
+import { createRequester, setHeaderSource } from '../api/request';
 import { logoutLocal, resetToken, setUser, signIn } from './session';
 import {
   leaveSupportView,
@@ -51,7 +51,7 @@ describe('support view store', () => {
     viewCompany(acme);
     expect(supportViewCompany()?.companyName).toBe('星河科技有限公司');
     expect(supportViewHeaders(packageCalls.list)).toEqual({ [SUPPORT_VIEW_HEADER]: 'c1' });
-    expect(supportViewHeaders(msgCalls.showMsgConsole)).toEqual({ [SUPPORT_VIEW_HEADER]: 'c1' });
+    expect(supportViewHeaders(messagingCalls.showMsgConsole)).toEqual({ [SUPPORT_VIEW_HEADER]: 'c1' });
     // The operator's own calls, the user's own profile and public calls go as they are.
     expect(supportViewHeaders(operatorCalls.registeUser)).toBeUndefined();
     expect(supportViewHeaders(authCalls.refreshLoginInfo)).toBeUndefined();
@@ -63,6 +63,8 @@ describe('support view store', () => {
   });
 
   it('is the header every requester sends (registered as the shared header source)', async () => {
+    // As the console's entry (main.tsx) registers it at start.
+    setHeaderSource(supportViewHeaders);
     signIn('tok', operator);
     viewCompany(acme);
     const fetch = vi.fn<typeof globalThis.fetch>(

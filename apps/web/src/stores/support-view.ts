@@ -1,7 +1,6 @@
 import type { CallDef } from '@wxc/contract/call';
 import { SUPPORT_VIEW_HEADER } from '@wxc/contract/constants';
 import { create } from 'zustand';
-import { setHeaderSource } from '../api/request';
 import { isOperator } from '../utils/identity';
 import { onLogout, useSession } from './session';
 
@@ -11,9 +10,9 @@ import { onLogout, useSession } from './session';
  * logout forgets it.
  *
  * While a company is chosen, every customer call the console sends names it in `x-view-company`
- * (registered below as the requester's header source, so uploads and every other requester do the
- * same). The service answers the contract's `supportRead` calls as that company, refuses every
- * other customer call, and audits each read. Pages ask `useReadOnly()` to leave their write buttons
+ * (main.tsx registers `supportViewHeaders` as the requesters' header source, so uploads and every
+ * other requester do the same). The service answers the contract's `supportRead` calls as that
+ * company, refuses every other customer call, and audits each read. Pages ask `useReadOnly()` to leave their write buttons
  * out. The view only counts for an operator: a customer never sends the header.
  */
 export interface ViewedCompany {
@@ -108,9 +107,6 @@ export function supportViewHeaders(def: Pick<CallDef, 'audience'>): Record<strin
   const company = supportViewCompany();
   return company ? { [SUPPORT_VIEW_HEADER]: company.id } : undefined;
 }
-
-// Every requester of the console (client, uploads) asks this for extra headers.
-setHeaderSource(supportViewHeaders);
 
 /** React: the company being read, or null (customers, operators outside the view). */
 export function useViewedCompany(): ViewedCompany | null {

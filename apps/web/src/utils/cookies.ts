@@ -1,3 +1,5 @@
+import { DAY_MS } from '@wxc/contract/constants';
+
 /** A tiny cookie helper (the template used js-cookie): session cookies on path `/`, SameSite=Lax. */
 
 export function getCookie(name: string): string | undefined {
@@ -19,7 +21,7 @@ export function setCookie(name: string, value: string, options: { days?: number 
   if (typeof document === 'undefined') return;
   let cookie = `${encodeURIComponent(name)}=${encodeURIComponent(value)}; path=/; SameSite=Lax`;
   if (options.days !== undefined) {
-    cookie += `; expires=${new Date(Date.now() + options.days * 86_400_000).toUTCString()}`;
+    cookie += `; expires=${new Date(Date.now() + options.days * DAY_MS).toUTCString()}`;
   }
   if (typeof location !== 'undefined' && location.protocol === 'https:') cookie += '; Secure';
   // biome-ignore lint/suspicious/noDocumentCookie: the spec keeps the token and UI state in cookies.

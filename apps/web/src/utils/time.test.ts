@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatTime, isSecondsTimestamp, relativeTime, toDate } from './time';
+import { endOfDay, formatTime, isSecondsTimestamp, relativeTime, toDate } from './time';
 
 // Local-time fixture: 2024-03-05 07:08:09 in the machine's zone.
 const local = new Date(2024, 2, 5, 7, 8, 9);
@@ -89,5 +89,14 @@ describe('relativeTime', () => {
     expect(relativeTime(new Date(ago(7200)).toISOString(), now)).toBe('2小时前');
     expect(relativeTime(now + 3600_000, now)).toBe(formatTime(now + 3600_000));
     expect(relativeTime(undefined, now)).toBe('');
+  });
+});
+
+describe('endOfDay', () => {
+  it('reads YYYY-MM-DD as the last moment of that local day and rejects the rest', () => {
+    expect(endOfDay('2025-03-05')).toBe(new Date(2025, 2, 5, 23, 59, 59, 999).getTime());
+    expect(endOfDay('')).toBeNull();
+    expect(endOfDay('2025-02-30')).toBeNull();
+    expect(endOfDay('05/03/2025')).toBeNull();
   });
 });

@@ -83,3 +83,14 @@ export function relativeTime(
   if (diffSeconds < 172_800) return '1天前';
   return formatTime(date, pattern);
 }
+
+/**
+ * The last millisecond of a native date input's day (`YYYY-MM-DD`, local time), or null when the
+ * value is empty or not a real date (2025-02-30).
+ */
+export function endOfDay(value: string): number | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value.trim());
+  if (!m) return null;
+  const date = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]), 23, 59, 59, 999);
+  return date.getMonth() === Number(m[2]) - 1 ? date.getTime() : null;
+}

@@ -138,9 +138,3 @@ export const companySubAccounts = defineCall({
   request: z.strictObject({ userId: idField('用户编号') }),
   response: z.object({ list: z.array(apiAccountSchema) }),
 });
-
-/**
- * @deprecated The visitor counts moved with their server module to `calls/visitors.ts`
- * (`visitorCalls`); these names stay until the console switches.
- */
-export { trackVisit, visitors } from './visitors.js';

@@ -126,6 +126,7 @@ export const adminOrderSchema = orderSchema.extend({
   companyName: z.string(),
   companyAccount: z.string(),
 });
+export type AdminOrder = z.infer<typeof adminOrderSchema>;
 
 export const adminQueryOrders = defineCall({
   id: 'admin.queryOrders',

@@ -155,21 +155,3 @@ export const adminListPackages = defineCall({
   request: emptyRequest,
   response: z.object({ list: z.array(packageSchema) }),
 });
-
-/**
- * @deprecated Orders moved with their server module to `calls/orders.ts` (`orderCalls`); these
- * names stay until the console switches.
- */
-export {
-  adminMarkPaid,
-  adminOrderSchema,
-  adminQueryOrders,
-  buy,
-  cancelOrder,
-  consumeRecord,
-  type Order,
-  orderSchema,
-  paySandbox,
-  queryOrders,
-  renew,
-} from './orders.js';

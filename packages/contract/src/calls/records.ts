@@ -101,21 +101,3 @@ export const updateExpireTime = defineCall({
   request: z.strictObject({ wxid: wxidField, expireAt: epochMsField.nullable() }),
   response: wxAccountSchema,
 });
-
-/**
- * @deprecated The dashboard figures moved with their server module to `calls/statistics.ts`
- * (`statisticsCalls`); these names stay until the console switches.
- */
-export {
-  accountDetails,
-  getAddedToday,
-  getAddedYesterday,
-  getMaxOnline,
-  getMaxOnlineCountNow,
-  getMaxOnlineCountYesterday,
-  getOnlineCountNow,
-  getOnlineYesterday,
-  getTotalCount,
-  onlineDays,
-  statisticsMonth,
-} from './statistics.js';

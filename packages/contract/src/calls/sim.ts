@@ -112,9 +112,3 @@ export const scanAction = defineCall({
     state: qrStateSchema,
   }),
 });
-
-/**
- * @deprecated duplicateCallback moved with its server module to `calls/callbacks.ts`
- * (`callbackCalls`); the name stays until the console switches.
- */
-export { duplicateCallback } from './callbacks.js';

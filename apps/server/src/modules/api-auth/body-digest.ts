@@ -55,8 +55,15 @@ export function installBodyDigest(
   app: FastifyInstance,
   precheck: (req: FastifyRequest) => Promise<void>,
 ): void {
-  app.addHook('preParsing', async (req, _reply, payload) => {
-    if (!isSignedRequest(req) || !takesCredentials(req)) return payload;
+  app.addHook('preParsing', (req, _reply, payload, done) => {
+    // Every other request passes straight through (no promise per request).
+    if (!isSignedRequest(req) || !takesCredentials(req)) return done(null, payload);
+    digestSigned(req, payload).then(
+      (replay) => done(null, replay),
+      (err: Error) => done(err),
+    );
+  });
+  async function digestSigned(req: FastifyRequest, payload: Readable) {
     await precheck(req);
     const multipart = isMultipart(req);
     const limit = multipart ? MEDIA_MAX_BYTES + MULTIPART_OVERHEAD_BYTES : req.routeOptions.bodyLimit;
@@ -66,7 +73,7 @@ export function installBodyDigest(
     const replay = new PassThrough();
     replay.end(bytes);
     return Object.assign(replay, { receivedEncodedLength: bytes.length });
-  });
+  }
 }
 
 /** The whole stream, or Fastify's own 413 error past `limit` bytes. */

@@ -94,6 +94,9 @@ export async function countLoginFailures(db: Kysely<DB>, by: 'account' | 'ip', v
   return { count: Number(row.n), first: row.first === null ? null : Number(row.first) };
 }
 
+export const deleteLoginFailure = (db: Kysely<DB>, id: string) =>
+  db.deleteFrom('login_failures').where('id', '=', id).execute();
+
 export const clearLoginFailures = (db: Kysely<DB>, account: string) =>
   db.deleteFrom('login_failures').where('account', '=', account).execute();
 

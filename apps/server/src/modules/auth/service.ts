@@ -6,7 +6,7 @@ import {
   type UserInfo,
 } from '@wxc/contract';
 import type { Kysely } from 'kysely';
-import type { DB, User } from '../../db/schema.js';
+import type { DB, User, UserUpdate } from '../../db/schema.js';
 import { newId } from '../../lib/crypto.js';
 import { AppError } from '../../lib/errors.js';
 import type { AuthContext } from '../../lib/http.js';
@@ -14,6 +14,7 @@ import type { AuditService } from '../audit/service.js';
 import type { CaptchaService } from '../captcha/service.js';
 import type { SettingsService } from '../settings/service.js';
 import type { SmsService } from '../sms/service.js';
+import { type AuthCache, cachedUserOf } from './cache.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password.js';
 import * as repo from './repo.js';
 import { type SessionService, toUserInfo } from './sessions.js';
@@ -26,6 +27,8 @@ export interface AuthDeps {
   sessions: SessionService;
   settings: SettingsService;
   audit: AuditService;
+  /** In-process copies of users (and sessions); every user update here is announced through it. */
+  cache: AuthCache;
 }
 
 interface Origin {
@@ -46,8 +49,14 @@ export type ResetPasswordInput =
   | { oldPassword: string; password: string };
 
 export function createAuthService(deps: AuthDeps) {
-  const { db, captcha, sms, sessions, settings, audit } = deps;
+  const { db, captcha, sms, sessions, settings, audit, cache } = deps;
   const info = (user: User): UserInfo => toUserInfo(user, deps.serverFlag);
+
+  /** Every update of a user row goes through here: cached copies everywhere are dropped once it is written. */
+  async function updateUser(id: string, patch: UserUpdate) {
+    await repo.updateUser(db, id, patch);
+    await cache.changed({ users: [id] });
+  }
 
   async function requireUser(id: string): Promise<User> {
     const user = await repo.findUserById(db, id);
@@ -55,14 +64,25 @@ export function createAuthService(deps: AuthDeps) {
     return user;
   }
 
-  async function assertNotLocked(account: string, ip: string, now: number) {
+  /**
+   * Takes one password check for this account and address, or refuses with LOGIN_LOCKED. Atomic
+   * across requests and processes: the attempt is written first (as a failure, until the password
+   * proves right) and then counted with the others, so however many arrive at once, at most the
+   * allowed number see a count within the limit and get their password checked. Returns the
+   * attempt's id; a refused attempt is taken back (the lock runs from the real failures).
+   */
+  async function takeAttempt(account: string, ip: string, now: number): Promise<string> {
+    const id = newId();
+    await repo.insertLoginFailure(db, { id, account, ip, created_at: now });
     const since = now - LOGIN_FAILURE_WINDOW_MS;
     for (const [by, value, max] of [
       ['account', account, LOGIN_MAX_FAILURES_PER_ACCOUNT],
       ['ip', ip, LOGIN_MAX_FAILURES_PER_IP],
     ] as const) {
       const { count, first } = await repo.countLoginFailures(db, by, value, since);
-      if (count >= max && first !== null) {
+      // `count` includes this attempt: it may be the max-th, not one more.
+      if (count > max && first !== null) {
+        await repo.deleteLoginFailure(db, id);
         const minutes = Math.max(1, Math.ceil((first + LOGIN_FAILURE_WINDOW_MS - now) / 60_000));
         throw new AppError(
           'LOGIN_LOCKED',
@@ -72,6 +92,7 @@ export function createAuthService(deps: AuthDeps) {
         );
       }
     }
+    return id;
   }
 
   return {
@@ -134,18 +155,12 @@ export function createAuthService(deps: AuthDeps) {
     ) {
       await captcha.consume(input.captchaId, input.captchaCode);
       const now = Date.now();
-      await assertNotLocked(input.companyAccount, origin.ip, now);
+      const attempt = await takeAttempt(input.companyAccount, origin.ip, now);
       const user = await repo.findUserByAccount(db, input.companyAccount);
       const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), input.password);
-      if (!user || !ok) {
-        await repo.insertLoginFailure(db, {
-          id: newId(),
-          account: input.companyAccount,
-          ip: origin.ip,
-          created_at: now,
-        });
-        throw new AppError('LOGIN_FAILED');
-      }
+      // A wrong password: the attempt stays written as the failure it is.
+      if (!user || !ok) throw new AppError('LOGIN_FAILED');
+      await repo.deleteLoginFailure(db, attempt);
       if (user.status !== 'active') throw new AppError('ACCOUNT_DISABLED');
       await repo.clearLoginFailures(db, user.account);
       const token = await sessions.create(user.id, origin.ip, origin.userAgent);
@@ -159,7 +174,13 @@ export function createAuthService(deps: AuthDeps) {
     },
 
     async userInfo(auth: AuthContext) {
-      return info(await requireUser(auth.user.id));
+      const now = Date.now();
+      const cached = cache.user(auth.user.id, now);
+      if (cached) return toUserInfo(cached, deps.serverFlag);
+      const generation = cache.generation();
+      const user = await requireUser(auth.user.id);
+      cache.keepUser(generation, cachedUserOf(user), now);
+      return info(user);
     },
 
     async resetPassword(input: ResetPasswordInput, auth: AuthContext | null, origin: Origin) {
@@ -176,7 +197,7 @@ export function createAuthService(deps: AuthDeps) {
         user = found;
       }
       const now = Date.now();
-      await repo.updateUser(db, user.id, {
+      await updateUser(user.id, {
         password_hash: await hashPassword(input.password),
         updated_at: now,
       });
@@ -193,7 +214,7 @@ export function createAuthService(deps: AuthDeps) {
     },
 
     async updateCompanyInfo(auth: AuthContext, companyName: string, origin: Origin) {
-      await repo.updateUser(db, auth.user.id, { company_name: companyName, updated_at: Date.now() });
+      await updateUser(auth.user.id, { company_name: companyName, updated_at: Date.now() });
       await audit.record({
         userId: auth.user.id,
         action: 'company.update',
@@ -204,7 +225,7 @@ export function createAuthService(deps: AuthDeps) {
     },
 
     async modUserName(auth: AuthContext, userName: string, origin: Origin) {
-      await repo.updateUser(db, auth.user.id, { user_name: userName, updated_at: Date.now() });
+      await updateUser(auth.user.id, { user_name: userName, updated_at: Date.now() });
       await audit.record({
         userId: auth.user.id,
         action: 'user.rename',
@@ -231,6 +252,7 @@ export function createAuthService(deps: AuthDeps) {
           throw new AppError('ACCOUNT_EXISTS', '该手机号已被其他账号使用');
         throw err;
       }
+      await cache.changed({ users: [current.id] });
       await sessions.revokeAllOf(current.id, auth.sessionId);
       await audit.record({
         userId: current.id,

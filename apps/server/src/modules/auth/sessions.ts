@@ -1,8 +1,9 @@
 import type { UserInfo } from '@wxc/contract';
 import type { Kysely } from 'kysely';
-import type { DB, User } from '../../db/schema.js';
+import type { DB } from '../../db/schema.js';
 import { newId, newToken, sha256 } from '../../lib/crypto.js';
 import type { AuthContext } from '../../lib/http.js';
+import { type AuthCache, type CachedSession, type CachedUser, cachedUserOf } from './cache.js';
 import * as repo from './repo.js';
 
 /** Writing last_seen_at on every request would turn reads into writes; a minute's slack is plenty. */
@@ -34,14 +35,42 @@ export interface SessionService {
   onEnded(listener: (ended: EndedSessions) => Promise<void> | void): () => void;
 }
 
+/**
+ * Sessions. `authenticate` answers from the in-process copies of `cache` while they are current
+ * (cache.ts says when), else from the database; revocations are announced to every process before
+ * the revoking call answers, so a revoked token is refused at once everywhere.
+ */
 export function createSessionService(
   db: Kysely<DB>,
   limits: { idleMs: number; maxMs: number },
+  cache: AuthCache,
 ): SessionService {
   const endedListeners = new Set<(ended: EndedSessions) => Promise<void> | void>();
   async function ended(userId: string, sessionIds: string[]) {
     if (sessionIds.length === 0) return;
+    await cache.changed({ sessions: sessionIds });
     for (const listener of [...endedListeners]) await listener({ userId, sessionIds });
+  }
+  /** The session is over (or the account not active): the same rule for copies and rows. */
+  const usable = (session: CachedSession, user: CachedUser, now: number) =>
+    session.expiresAt > now && session.lastSeenAt + limits.idleMs > now && user.status === 'active';
+
+  /** The session and its user from the database; kept as copies unless something changed meanwhile. */
+  async function read(tokenHash: string, now: number) {
+    const generation = cache.generation();
+    const row = await repo.findSessionWithUser(db, tokenHash);
+    if (!row || row.revoked_at !== null) return null;
+    const session: CachedSession = {
+      sessionId: row.session_id,
+      userId: row.id,
+      expiresAt: row.expires_at,
+      lastSeenAt: row.last_seen_at,
+    };
+    const user = cachedUserOf(row);
+    if (!usable(session, user, now)) return null;
+    cache.keepSession(generation, tokenHash, session, now);
+    cache.keepUser(generation, user, now);
+    return { session, user };
   }
 
   return {
@@ -64,14 +93,23 @@ export function createSessionService(
 
     async authenticate(token) {
       if (!token || token.length > 200) return null;
-      const row = await repo.findSessionWithUser(db, sha256(token));
+      const tokenHash = sha256(token);
       const now = Date.now();
-      if (!row || row.revoked_at !== null || row.expires_at <= now) return null;
-      if (row.last_seen_at + limits.idleMs <= now || row.status !== 'active') return null;
-      if (now - row.last_seen_at > TOUCH_EVERY_MS) await repo.touchSession(db, row.session_id, now);
+      let session = cache.session(tokenHash, now);
+      let user = session && cache.user(session.userId, now);
+      // A copy that looks over is read again: another process may have recorded a later use.
+      if (!session || !user || !usable(session, user, now)) {
+        const found = await read(tokenHash, now);
+        if (!found) return null;
+        ({ session, user } = found);
+      }
+      if (now - session.lastSeenAt > TOUCH_EVERY_MS) {
+        session.lastSeenAt = now; // first: requests arriving meanwhile need not write it again
+        await repo.touchSession(db, session.sessionId, now);
+      }
       return {
-        sessionId: row.session_id,
-        user: { id: row.id, account: row.account, role: row.role, roles: [row.role] },
+        sessionId: session.sessionId,
+        user: { id: user.id, account: user.account, role: user.role, roles: [user.role] },
       };
     },
 
@@ -110,7 +148,7 @@ export function tokenFromHeader(header: string | undefined): string | undefined 
   return value.trim() || undefined;
 }
 
-export function toUserInfo(user: User, serverFlag: string): UserInfo {
+export function toUserInfo(user: CachedUser, serverFlag: string): UserInfo {
   return {
     id: user.id,
     companyName: user.company_name,

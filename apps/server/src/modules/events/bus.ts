@@ -27,6 +27,15 @@ export interface SessionsEnded {
   sessionIds: string[];
 }
 
+/**
+ * A change of state other processes keep copies of (module auth: sessions ended, users updated), so
+ * that they drop those copies. Ids only.
+ */
+export interface StateChange {
+  sessions?: string[];
+  users?: string[];
+}
+
 export interface EventBus {
   publish(event: BusEvent): void;
   /** Events of one company; returns the unsubscribe function. */
@@ -40,6 +49,22 @@ export interface EventBus {
   endSessions(ended: SessionsEnded): Promise<void>;
   /** Ended sessions of one user, from any process; returns the unsubscribe function. */
   onSessionsEnded(userId: string, listener: (sessionIds: string[]) => void): () => void;
+  /**
+   * Announces a committed change to this process (synchronously) and to the others. Resolves once
+   * every other process will hear it (PostgreSQL: the NOTIFY is committed); rejects when it could not
+   * be sent (after retries).
+   */
+  announceChange(change: StateChange): Promise<void>;
+  /**
+   * Changes announced by any process; 'all' when this process may have missed some (its listener
+   * was lost or silent) and must drop every copy. Returns the unsubscribe function.
+   */
+  onChange(listener: (change: StateChange | 'all') => void): () => void;
+  /**
+   * Whether the changes every process announces reach this one now: always in one process; with
+   * PostgreSQL, while the listener is connected and hears its own heartbeat.
+   */
+  changesLive(): boolean;
   close(): Promise<void>;
 }
 
@@ -56,6 +81,10 @@ export function createLocalBus(): EventBus {
     emitter.on(key, listener);
     return () => void emitter.off(key, listener);
   };
+  const changeListeners = new Set<(change: StateChange | 'all') => void>();
+  const changed = (change: StateChange | 'all') => {
+    for (const listener of changeListeners) listener(change);
+  };
   return {
     publish: (event) => void emitter.emit(event.companyId, event),
     subscribe: (companyId, listener) => on(companyId, listener),
@@ -63,43 +92,148 @@ export function createLocalBus(): EventBus {
       if (sessionIds.length > 0) emitter.emit(`${ENDED}${userId}`, sessionIds);
     },
     onSessionsEnded: (userId, listener) => on(`${ENDED}${userId}`, listener),
-    close: async () => void emitter.removeAllListeners(),
+    announceChange: async (change) => changed(change),
+    onChange(listener) {
+      changeListeners.add(listener);
+      return () => void changeListeners.delete(listener);
+    },
+    changesLive: () => true,
+    close: async () => {
+      emitter.removeAllListeners();
+      changeListeners.clear();
+    },
   };
 }
 
 /** NOTIFY payloads are limited to 8000 bytes: ids (16 characters) go in batches well below that. */
 const IDS_PER_NOTIFY = 200;
 
-type Wire = { o: string; e: BusEvent } | { o: string; s: SessionsEnded };
+type Wire =
+  | { o: string; e: BusEvent }
+  | { o: string; s: SessionsEnded }
+  | { o: string; c: StateChange }
+  | { o: string; h: number };
+
+/** How often each process notifies itself, to know its listener still hears. */
+const HEARTBEAT_MS = 2_000;
+/** Not heard its own heartbeat this long: changes may be missed, copies are not served. */
+const SILENT_AFTER_MS = 3 * HEARTBEAT_MS;
+/** Not heard this long: the listener connection is replaced. */
+const RECONNECT_AFTER_MS = 5 * HEARTBEAT_MS;
+const NOTIFY_ATTEMPTS = 3;
 
 /**
  * Several processes sharing PostgreSQL: events travel by LISTEN/NOTIFY, so a console connected to
  * one process hears what happened in another. Each process also delivers its own events locally.
+ *
+ * State changes (`announceChange`) are what other processes' cached copies depend on, so this bus
+ * also knows whether it hears everything: each process notifies itself every 2 s and counts as live
+ * while it hears that heartbeat (silent for 6 s: not live). A lost or silent listener connection is
+ * replaced; once the new one listens, every copy is dropped ('all'), since whatever was announced
+ * meanwhile was not heard.
  */
 export async function createPostgresBus(url: string, log: FastifyBaseLogger): Promise<EventBus> {
   const local = createLocalBus();
   const origin = `${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-  const listener = new pg.Client({ connectionString: url });
-  await listener.connect();
-  await listener.query(`LISTEN ${CHANNEL}`);
-  listener.on('notification', (msg) => {
+  const changeListeners = new Set<(change: StateChange | 'all') => void>();
+  const changed = (change: StateChange | 'all') => {
+    for (const listener of changeListeners) listener(change);
+  };
+
+  let listener: pg.Client | null = null;
+  let lastHeard = Date.now();
+  let closed = false;
+  let reconnecting = false;
+
+  const onNotification = (msg: pg.Notification) => {
     if (!msg.payload) return;
     try {
       const wire = JSON.parse(msg.payload) as Wire;
+      if ('h' in wire) {
+        if (wire.o === origin) heard();
+        return;
+      }
       if (wire.o === origin) return;
       if ('e' in wire) {
         const event = busEventOf(wire.e);
         if (event) local.publish(event);
         else
           log.warn({ kind: (wire.e as { kind?: unknown })?.kind }, 'live event not in the contract, dropped');
-      } else void local.endSessions(wire.s);
+      } else if ('c' in wire) changed(wire.c);
+      else void local.endSessions(wire.s);
     } catch (err) {
       log.warn({ err }, 'bad live event payload');
     }
-  });
-  listener.on('error', (err) => log.error({ err }, 'live event listener failed'));
+  };
+  /** Our own heartbeat came back. After a silence, copies kept from before it are dropped first. */
+  function heard() {
+    const now = Date.now();
+    if (now - lastHeard >= SILENT_AFTER_MS) changed('all');
+    lastHeard = now;
+  }
+
+  async function listen() {
+    const client = new pg.Client({ connectionString: url, keepAlive: true });
+    client.on('notification', onNotification);
+    const lost = (err?: Error) => {
+      if (listener !== client) return;
+      listener = null;
+      if (err) log.error({ err }, 'live event listener failed');
+      client.end().catch(() => {});
+      void reconnect();
+    };
+    client.on('error', lost);
+    client.on('end', () => lost());
+    await client.connect();
+    await client.query(`LISTEN ${CHANNEL}`);
+    listener = client;
+    // Listening from now on; what was announced before was not heard.
+    changed('all');
+    lastHeard = Date.now();
+  }
+  async function reconnect() {
+    if (reconnecting || closed) return;
+    reconnecting = true;
+    for (let delay = 500; !closed && !listener; delay = Math.min(delay * 2, 30_000)) {
+      await new Promise((r) => setTimeout(r, delay).unref());
+      if (closed) break;
+      try {
+        await listen();
+        log.info('live event listener reconnected');
+      } catch (err) {
+        log.warn({ err }, 'live event listener: reconnect failed');
+      }
+    }
+    reconnecting = false;
+  }
+  await listen();
+
   const notifier = new pg.Pool({ connectionString: url, max: 2 });
   const notify = (wire: Wire) => notifier.query('select pg_notify($1, $2)', [CHANNEL, JSON.stringify(wire)]);
+  async function notifySurely(wire: Wire) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await notify(wire);
+        return;
+      } catch (err) {
+        if (attempt >= NOTIFY_ATTEMPTS) throw err;
+        await new Promise((r) => setTimeout(r, 50 * attempt));
+      }
+    }
+  }
+
+  const heartbeat = setInterval(() => {
+    if (listener && Date.now() - lastHeard >= RECONNECT_AFTER_MS) {
+      log.warn('live event listener silent: reconnecting');
+      const silent = listener;
+      listener = null;
+      silent.end().catch(() => {});
+      void reconnect();
+    }
+    if (listener) notify({ o: origin, h: 1 }).catch((err) => log.warn({ err }, 'heartbeat notify failed'));
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+
   return {
     publish(event) {
       local.publish(event);
@@ -120,9 +254,28 @@ export async function createPostgresBus(url: string, log: FastifyBaseLogger): Pr
       }
     },
     onSessionsEnded: local.onSessionsEnded,
+    async announceChange(change) {
+      changed(change);
+      const sessions = change.sessions ?? [];
+      const users = change.users ?? [];
+      for (let i = 0; i < sessions.length; i += IDS_PER_NOTIFY)
+        await notifySurely({ o: origin, c: { sessions: sessions.slice(i, i + IDS_PER_NOTIFY) } });
+      for (let i = 0; i < users.length; i += IDS_PER_NOTIFY)
+        await notifySurely({ o: origin, c: { users: users.slice(i, i + IDS_PER_NOTIFY) } });
+    },
+    onChange(listener) {
+      changeListeners.add(listener);
+      return () => void changeListeners.delete(listener);
+    },
+    changesLive: () => listener !== null && Date.now() - lastHeard < SILENT_AFTER_MS,
     async close() {
+      closed = true;
+      clearInterval(heartbeat);
+      changeListeners.clear();
       await local.close();
-      await listener.end().catch(() => {});
+      const client = listener;
+      listener = null;
+      await client?.end().catch(() => {});
       await notifier.end().catch(() => {});
     },
   };

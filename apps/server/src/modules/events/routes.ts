@@ -1,3 +1,4 @@
+import type { OutgoingHttpHeaders } from 'node:http';
 import { LIVE_EVENTS_PATH, liveEventSchema } from '@wxc/contract';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/errors.js';
@@ -47,6 +48,7 @@ export function registerEventRoutes(
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {
+      ...(reply.getHeaders() as OutgoingHttpHeaders), // the security headers of every answer
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache, no-transform',
       connection: 'keep-alive',

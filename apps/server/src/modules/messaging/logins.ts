@@ -13,7 +13,7 @@ import type { GatewayContext } from './context.js';
 import { toWxAccount, type WxAccountViewRow } from './mappers.js';
 import type { LoginProfile, ProviderEvents } from './provider.js';
 import * as repo from './repo.js';
-import type { SendQueue } from './send-queue.js';
+import { OFFLINE_SEND_ERROR, type SendQueue } from './send-queue.js';
 
 export interface LoginDeps {
   qrTtlMs: number;
@@ -144,7 +144,7 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
     if (!(await repo.takeOffline(db, row.id, reason, now))) return false;
     if (row.current_login_id)
       await repo.updateLogin(db, row.current_login_id, { ended_at: now, logout_reason: reason });
-    await queue.failQueued(row, '账号已下线，消息未发送');
+    await queue.failQueued(row, OFFLINE_SEND_ERROR);
     await provider.logout(ref(row)).catch((err) => log.warn({ err }, 'provider logout failed'));
     bus.publish({ kind: 'account', companyId: row.company_id, wxid: row.wxid, status: 'offline' });
     await ctx.emitFor(row, 'logout', { wxid: row.wxid, reason, at: Math.floor(now / 1000) });

@@ -206,22 +206,37 @@ export function history(
 }
 
 // ---- the send queue (send-queue.ts): every claim and settle is one conditional update
-/** Claims the account's send slot (pacing); false when the slot is not free yet. */
+/**
+ * Claims the account's send slot (pacing) and holds it until `holdUntil`; false when it is not free
+ * yet. The holder frees it with `releaseSendSlot` once its send is settled.
+ */
 export async function claimSendSlot(
   db: Kysely<DB>,
   id: string,
   now: number,
-  intervalMs: number,
+  holdUntil: number,
 ): Promise<boolean> {
   const res = await db
     .updateTable('wx_accounts')
-    .set({ next_send_at: now + intervalMs })
+    .set({ next_send_at: holdUntil })
     .where('id', '=', id)
     .where('next_send_at', '<=', now)
     .where('status', '=', 'online')
     .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
+
+/**
+ * Frees a held send slot: the account's next send may start at `nextAt` (this send's end plus the
+ * interval). Only while the slot is still this holder's (`holdUntil` unchanged).
+ */
+export const releaseSendSlot = (db: Kysely<DB>, id: string, holdUntil: number, nextAt: number) =>
+  db
+    .updateTable('wx_accounts')
+    .set({ next_send_at: nextAt })
+    .where('id', '=', id)
+    .where('next_send_at', '=', holdUntil)
+    .execute();
 
 export const oldestQueued = (db: Kysely<DB>, accountId: string) =>
   db
@@ -233,33 +248,86 @@ export const oldestQueued = (db: Kysely<DB>, accountId: string) =>
     .limit(1)
     .executeTakeFirst();
 
-/** Claims a queued message for delivery, so exactly one drain sends it; false when another did. */
-export async function claimMessage(db: Kysely<DB>, id: string): Promise<boolean> {
+/**
+ * Claims a queued message for delivery under a token and a lease, so exactly one drain sends it;
+ * false when another did.
+ */
+export async function claimMessage(
+  db: Kysely<DB>,
+  id: string,
+  token: string,
+  leaseUntil: number,
+): Promise<boolean> {
   const res = await db
     .updateTable('wx_messages')
-    .set({ status: 'sending' })
+    .set({ status: 'sending', claim_token: token, lease_until: leaseUntil })
     .where('id', '=', id)
     .where('status', '=', 'queued')
     .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
 
-/** Settles a claimed message: sent or failed (only while it is still claimed). */
-export const settleMessage = (db: Kysely<DB>, id: string, status: 'sent' | 'failed', error: string | null) =>
-  db
+/**
+ * Settles a claimed message, sent or failed, only by the claim's holder; false when the claim was
+ * lost meanwhile (its lease expired and it was taken back), so the outcome is not announced twice.
+ */
+export async function settleMessage(
+  db: Kysely<DB>,
+  id: string,
+  token: string,
+  status: 'sent' | 'failed',
+  error: string | null,
+): Promise<boolean> {
+  const res = await db
     .updateTable('wx_messages')
-    .set({ status, error })
+    .set({
+      status,
+      error,
+      claim_token: null,
+      lease_until: null,
+      sent_at: status === 'sent' ? Date.now() : null,
+    })
     .where('id', '=', id)
     .where('status', '=', 'sending')
-    .execute();
+    .where('claim_token', '=', token)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
 
-/** Messages a crashed process claimed and never finished go back to the queue (at-least-once). */
-export const requeueStale = (db: Kysely<DB>, before: number) =>
+const onlineAccounts = (db: Kysely<DB>) =>
+  db.selectFrom('wx_accounts').select('id').where('status', '=', 'online');
+
+/**
+ * Claims whose lease ran out (their process died mid-send) go back to the queue, when their account
+ * is still online (at-least-once); the others are settled by `failStranded`.
+ */
+export const requeueExpired = (db: Kysely<DB>, now: number) =>
   db
     .updateTable('wx_messages')
-    .set({ status: 'queued' })
+    .set({ status: 'queued', claim_token: null, lease_until: null })
     .where('status', '=', 'sending')
-    .where('created_at', '<', before)
+    .where('lease_until', '<', now)
+    .where('wx_account_id', 'in', onlineAccounts(db))
+    .execute();
+
+/**
+ * Outgoing messages of accounts no longer online that nothing will send: still queued (the account
+ * went offline past the logout's own clean-up), or claimed by a process that died. They fail with
+ * the reason, never to be sent late when the account logs in again.
+ */
+export const failStranded = (db: Kysely<DB>, now: number, error: string) =>
+  db
+    .updateTable('wx_messages')
+    .set({ status: 'failed', error, claim_token: null, lease_until: null })
+    .where((eb) =>
+      eb.or([
+        eb('status', '=', 'queued'),
+        eb.and([eb('status', '=', 'sending'), eb('lease_until', '<', now)]),
+      ]),
+    )
+    .where('direction', '=', 'out')
+    .where('wx_account_id', 'not in', onlineAccounts(db))
+    .returning(['id', 'wx_account_id', 'peer', 'new_msg_id'])
     .execute();
 
 export const failQueued = (db: Kysely<DB>, accountId: string, error: string) =>

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { AppError } from '../../lib/errors.js';
 import type { ApiCaller } from '../../lib/http.js';
 import type { PackageService } from '../packages/service.js';
@@ -5,8 +6,16 @@ import type { GatewayContext } from './context.js';
 import { type OutgoingInput, toRaw, type WxAccountViewRow } from './mappers.js';
 import * as repo from './repo.js';
 
-/** A message claimed for sending this long ago and never settled goes back to the queue. */
-const STALE_CLAIM_MS = 5 * 60_000;
+/**
+ * A claim's lease: a message claimed this long ago and never settled (its process died mid-send) is
+ * taken back. The provider's send is cut off well before, so a live holder never loses its claim.
+ */
+const SEND_LEASE_MS = 5 * 60_000;
+const SEND_TIMEOUT_MS = 60_000;
+/** A paced send slot is held this much past the send's timeout, then free again (a crashed holder). */
+const SLOT_MARGIN_MS = 5_000;
+/** Why a message of an account that went offline is not sent (logins.ts says the same at logout). */
+export const OFFLINE_SEND_ERROR = '账号已下线，消息未发送';
 
 type QueuedMessage = NonNullable<Awaited<ReturnType<typeof repo.oldestQueued>>>;
 
@@ -26,24 +35,83 @@ export interface SendQueueDeps {
  * - draining claims the account's send slot (`wx_accounts.next_send_at`: the pacing), then the
  *   oldest queued message (`queued -> sending`): `claim` below;
  * - the provider's outcome settles it (`sending -> sent | failed`): `settle` below;
- * - a claim never settled (its process died) is taken back after STALE_CLAIM_MS: `reclaimStale`.
- * Besides `failQueued` (an account gone offline fails what is still queued), claim, settle and
- * reclaim are the only moves of a message: a claim token and lease (settle only by its holder, take
- * back only an expired lease) change these three and their queries, nothing else.
+ * - a claim carries a token and a lease (SEND_LEASE_MS): only the token's holder settles the
+ *   message, and only an expired lease is taken back (`reclaimExpired`: to the queue while the
+ *   account is online, else failed). How long a message waited before its claim does not matter.
+ * - `failQueued` (an account gone offline) and the sweep's `failStranded` fail what an offline
+ *   account still has queued, with the reason and a callback: nothing is sent late, days later,
+ *   when the account logs in again.
  */
 export function createSendQueue(ctx: GatewayContext, { sendIntervalMs, packages }: SendQueueDeps) {
   const { db, log, bus, provider, ref } = ctx;
-  const timers = new Map<string, NodeJS.Timeout>();
+  /** The account's next drain here, and when it fires. */
+  const timers = new Map<string, { timer: NodeJS.Timeout; at: number }>();
   let stopped = false;
 
   // ---- the claim protocol
-  const claim = (message: QueuedMessage) => repo.claimMessage(db, message.id);
-  const settle = (message: QueuedMessage, status: 'sent' | 'failed', error: string | null) =>
-    repo.settleMessage(db, message.id, status, error);
-  const reclaimStale = (now: number) => repo.requeueStale(db, now - STALE_CLAIM_MS);
+  const claim = async (message: QueuedMessage) => {
+    const token = randomUUID();
+    return (await repo.claimMessage(db, message.id, token, Date.now() + SEND_LEASE_MS)) ? token : null;
+  };
+  const settle = (message: QueuedMessage, token: string, status: 'sent' | 'failed', error: string | null) =>
+    repo.settleMessage(db, message.id, token, status, error);
+  /** Expired claims: back to the queue (account online) or failed and told (account offline). */
+  async function reclaimExpired(now: number) {
+    await repo.requeueExpired(db, now);
+    const stranded = await repo.failStranded(db, now, OFFLINE_SEND_ERROR);
+    const accounts = new Map<string, WxAccountViewRow | undefined>();
+    for (const m of stranded) {
+      if (!accounts.has(m.wx_account_id))
+        accounts.set(m.wx_account_id, await repo.findAccountById(db, m.wx_account_id));
+      const account = accounts.get(m.wx_account_id);
+      if (!account) continue;
+      bus.publish({
+        kind: 'message',
+        companyId: account.company_id,
+        wxid: account.wxid,
+        msgId: m.id,
+        direction: 'out',
+        status: 'failed',
+      });
+      await ctx.emitFor(account, 'message_status', {
+        msgId: m.id,
+        newMsgId: m.new_msg_id,
+        peer: m.peer,
+        status: 'failed',
+        error: OFFLINE_SEND_ERROR,
+      });
+    }
+  }
 
+  /** The provider's send, cut off after SEND_TIMEOUT_MS (well inside the claim's lease). */
+  function sendWithTimeout(account: WxAccountViewRow, message: QueuedMessage) {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<{ ok: false; error: string }>((resolve) => {
+      timer = setTimeout(() => resolve({ ok: false, error: '发送超时，请稍后重试' }), SEND_TIMEOUT_MS);
+    });
+    const send = provider
+      .send(ref(account), {
+        msgId: message.id,
+        peer: message.peer,
+        type: message.type,
+        appType: message.app_type,
+        content: message.content,
+        media: message.media ? JSON.parse(message.media) : null,
+      })
+      .catch((err: unknown) => {
+        log.error({ err }, 'provider send failed');
+        return { ok: false as const, error: '发送失败，请稍后重试' };
+      });
+    return Promise.race([send, timeout]).finally(() => clearTimeout(timer));
+  }
+
+  /** Drains the account here after `delayMs`, unless a drain here is due sooner already. */
   function schedule(accountId: string, delayMs: number) {
-    if (stopped || timers.has(accountId)) return;
+    if (stopped) return;
+    const at = Date.now() + Math.max(0, delayMs);
+    const current = timers.get(accountId);
+    if (current && current.at <= at) return;
+    if (current) clearTimeout(current.timer);
     const timer = setTimeout(
       () => {
         timers.delete(accountId);
@@ -52,7 +120,7 @@ export function createSendQueue(ctx: GatewayContext, { sendIntervalMs, packages 
       Math.max(0, delayMs),
     );
     timer.unref();
-    timers.set(accountId, timer);
+    timers.set(accountId, { timer, at });
   }
 
   /** The outcome of one send, told to the live consoles and the account's callback URL. */
@@ -85,6 +153,8 @@ export function createSendQueue(ctx: GatewayContext, { sendIntervalMs, packages 
    */
   async function drain(accountId: string, known?: WxAccountViewRow): Promise<Map<string, 'sent' | 'failed'>> {
     const done = new Map<string, 'sent' | 'failed'>();
+    /** The paced slot this drain holds, so a failure frees it instead of stalling the account. */
+    let held: number | null = null;
     try {
       const account = known ?? (await repo.findAccountById(db, accountId));
       if (account?.status !== 'online') return done;
@@ -92,37 +162,49 @@ export function createSendQueue(ctx: GatewayContext, { sendIntervalMs, packages 
         const message = await repo.oldestQueued(db, accountId);
         if (!message) return done;
         const now = Date.now();
-        if (!(await repo.claimSendSlot(db, accountId, now, sendIntervalMs))) {
+        // Paced, the slot is held through the whole send and freed to "this send's end + the
+        // interval" after it, so two sends of one account are never closer than the interval,
+        // whichever processes make them. (Unpaced, it is not held: sends may overlap.)
+        const hold = sendIntervalMs > 0 ? now + SEND_TIMEOUT_MS + SLOT_MARGIN_MS : now;
+        if (!(await repo.claimSendSlot(db, accountId, now, hold))) {
+          // Held by a send under way (perhaps in another process): look again after an interval
+          // rather than at the hold's end, which is only there for a holder that crashed.
           const fresh = await repo.findAccountById(db, accountId);
-          if (fresh?.status === 'online') schedule(accountId, fresh.next_send_at - now);
+          if (fresh?.status === 'online')
+            schedule(accountId, Math.min(Number(fresh.next_send_at) - now, Math.max(sendIntervalMs, 20)));
           return done;
         }
-        if (!(await claim(message))) continue;
-        const outcome = await provider
-          .send(ref(account), {
-            msgId: message.id,
-            peer: message.peer,
-            type: message.type,
-            appType: message.app_type,
-            content: message.content,
-            media: message.media ? JSON.parse(message.media) : null,
-          })
-          .catch((err: unknown) => {
-            log.error({ err }, 'provider send failed');
-            return { ok: false as const, error: '发送失败，请稍后重试' };
-          });
+        if (sendIntervalMs > 0) held = hold;
+        const token = await claim(message);
+        if (!token) {
+          // Another drain sent it meanwhile: free the slot for the next message at once.
+          if (sendIntervalMs > 0) await repo.releaseSendSlot(db, accountId, hold, now);
+          held = null;
+          continue;
+        }
+        const outcome = await sendWithTimeout(account, message);
         const status = outcome.ok ? 'sent' : 'failed';
         const error = outcome.ok ? null : outcome.error;
-        await settle(message, status, error);
-        done.set(message.id, status);
-        await announce(account, message, status, error);
+        if (await settle(message, token, status, error)) {
+          done.set(message.id, status);
+          await announce(account, message, status, error);
+        } else {
+          log.warn({ msgId: message.id }, 'send settled after its claim expired; outcome not announced');
+        }
         if (sendIntervalMs > 0) {
+          await repo.releaseSendSlot(db, accountId, hold, Date.now() + sendIntervalMs);
+          held = null;
           schedule(accountId, sendIntervalMs);
           return done;
         }
       }
     } catch (err) {
       log.error({ err, accountId }, 'send queue failed');
+      if (held !== null) {
+        const hold = held;
+        await repo.releaseSendSlot(db, accountId, hold, Date.now() + sendIntervalMs).catch(() => undefined);
+        schedule(accountId, sendIntervalMs);
+      }
       return done;
     }
   }
@@ -159,9 +241,9 @@ export function createSendQueue(ctx: GatewayContext, { sendIntervalMs, packages 
       }
     },
 
-    /** Takes back stale claims and drains queues no timer here waits for (other processes' too). */
+    /** Takes back expired claims and drains queues no timer here waits for (other processes' too). */
     async sweep(now: number) {
-      await reclaimStale(now);
+      await reclaimExpired(now);
       for (const a of await repo.accountsWithDueQueue(db, now)) {
         if (!timers.has(a.id)) await drain(a.id);
       }
@@ -173,7 +255,7 @@ export function createSendQueue(ctx: GatewayContext, { sendIntervalMs, packages 
 
     stop() {
       stopped = true;
-      for (const t of timers.values()) clearTimeout(t);
+      for (const t of timers.values()) clearTimeout(t.timer);
       timers.clear();
     },
   };

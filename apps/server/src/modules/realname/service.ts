@@ -19,7 +19,7 @@ export interface RealNameDeps {
   /** The images: files of kind `realname`, with short-lived links. */
   files: Pick<FileService, 'save' | 'link' | 'idOf' | 'findMany' | 'olderThan' | 'remove'>;
   /** The company's status lives on its user row. */
-  users: Pick<UserDirectory, 'customer' | 'setRealNameStatus'>;
+  users: Pick<UserDirectory, 'customer' | 'setRealNameStatus' | 'changed'>;
   settings: Pick<SettingsService, 'isOn' | 'setSwitch'>;
   audit: AuditService;
   bus: EventBus;
@@ -97,6 +97,7 @@ export function createRealNameService({ db, files, users, settings, audit, bus }
       });
       await users.setRealNameStatus(companyId, RealNameStatus.REVIEWING, trx);
     });
+    await users.changed(companyId);
     await audit.record({ userId: companyId, action: 'realname.submit', ip, detail: { socialId, licenceId } });
     bus.publish({ kind: 'realname', companyId, status: RealNameStatus.REVIEWING });
     return info(companyId);
@@ -179,6 +180,7 @@ export function createRealNameService({ db, files, users, settings, audit, bus }
         return true;
       });
       if (!closed) throw new AppError('CONFLICT', '该公司当前没有待审核的实名资料（可能已被其他运营处理）');
+      await users.changed(companyId);
       await audit.record({
         userId: operatorId,
         action: decision.pass ? 'realname.pass' : 'realname.refuse',

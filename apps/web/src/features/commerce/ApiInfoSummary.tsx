@@ -1,8 +1,8 @@
 import { Button, Descriptions, Skeleton, Tag } from 'antd';
 import { useNavigate } from 'react-router';
+import { CopyableCode } from '../../components/CopyButton';
 import { ApplyApiButton } from './ApplyApiButton';
 import { useApiAccounts, useService } from './queries';
-import { CopyableCode } from './widgets';
 import './commerce.css';
 
 /**

@@ -1,9 +1,10 @@
 import { ApiOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
-import * as accountCalls from '@wxc/contract/calls/api-accounts';
-import { App, Button, Tooltip } from 'antd';
+import * as apiAccountCalls from '@wxc/contract/calls/api-accounts';
+import { Button, Tooltip } from 'antd';
 import { useState } from 'react';
 import { call } from '../../api/client';
+import { useFeedback } from '../../components/feedback';
 import { useReadOnly } from '../../stores/support-view';
 import { useInvalidateCommerce } from './queries';
 import { type Credentials, SecretOnceDialog } from './SecretOnceDialog';
@@ -24,7 +25,7 @@ export function ApplyApiButton({
   block?: boolean;
   onDone?(): void;
 }) {
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const invalidate = useInvalidateCommerce();
   const [credentials, setCredentials] = useState<Credentials | null>(null);
   const readOnly = useReadOnly();
@@ -37,7 +38,7 @@ export function ApplyApiButton({
         ? `当前套餐不支持贵公司的接入方式：${standing.needed}`
         : null;
   const apply = useMutation({
-    mutationFn: () => call(accountCalls.applyApis, {}),
+    mutationFn: () => call(apiAccountCalls.applyApis, {}),
     onSuccess: (result) => {
       if (result.created && result.credentials) {
         void message.success('申请成功，API 已开通');

@@ -1,8 +1,9 @@
 import { ExclamationCircleFilled } from '@ant-design/icons';
 import type { ApiAccount } from '@wxc/contract/calls/api-accounts';
-import { Alert, App, Button, Modal } from 'antd';
+import { Alert, Button, Modal } from 'antd';
 import { useState } from 'react';
-import { CopyButton } from './widgets';
+import { CopyButton } from '../../components/CopyButton';
+import { useFeedback } from '../../components/feedback';
 import './commerce.css';
 
 export interface Credentials {
@@ -23,7 +24,7 @@ export function SecretOnceDialog({
   title?: string;
   onClose(): void;
 }) {
-  const { modal } = App.useApp();
+  const { modal } = useFeedback();
   const [copied, setCopied] = useState(false);
   const close = () => {
     if (copied) {
@@ -82,12 +83,16 @@ export function SecretOnceDialog({
           <dd>{account.name}</dd>
           <dt>AppKey</dt>
           <dd>
-            <code data-testid="secret-app-key">{account.appKey}</code>
+            <code className="code-value" data-testid="secret-app-key">
+              {account.appKey}
+            </code>
             <CopyButton text={account.appKey} what="AppKey" label={null} />
           </dd>
           <dt>AppSecret</dt>
           <dd>
-            <code data-testid="secret-app-secret">{credentials.appSecret}</code>
+            <code className="code-value" data-testid="secret-app-secret">
+              {credentials.appSecret}
+            </code>
             <CopyButton
               text={credentials.appSecret}
               what="AppSecret"

@@ -1,15 +1,14 @@
+import { DAY_MS } from '@wxc/contract/constants';
 import { describe, expect, it } from 'vitest';
 import {
   buildCurlExample,
   callbackAddressNote,
-  DAY_MS,
   dayRange,
   daysLeftText,
   groupByTier,
   isExpiringSoon,
   maxAllocatable,
   newIdempotencyKey,
-  parseDateInput,
   parseIpList,
   purchaseEndsAt,
   renewalEndsAt,
@@ -186,15 +185,6 @@ describe('dayRange', () => {
     expect(from).toBe(new Date(2025, 2, 3).getTime());
     expect(to).toBe(new Date(2025, 2, 6).getTime() - 1);
     expect(dayRange(null, null)).toEqual({});
-  });
-});
-
-describe('parseDateInput', () => {
-  it('reads YYYY-MM-DD as a local date and rejects the rest', () => {
-    expect(parseDateInput('2025-03-05')?.getTime()).toBe(new Date(2025, 2, 5).getTime());
-    expect(parseDateInput('')).toBeNull();
-    expect(parseDateInput('2025-02-30')).toBeNull();
-    expect(parseDateInput('05/03/2025')).toBeNull();
   });
 });
 

@@ -1,4 +1,4 @@
-import { API_KEY_HEADER, API_SECRET_HEADER, EXPIRING_SOON_DAYS } from '@wxc/contract/constants';
+import { API_KEY_HEADER, API_SECRET_HEADER, DAY_MS, EXPIRING_SOON_DAYS } from '@wxc/contract/constants';
 import {
   ACCESS_MODE_MIN_TIER,
   type AccountTypeValue,
@@ -11,8 +11,6 @@ import {
 } from '@wxc/contract/domain';
 
 /** Pure rules behind the commerce screens (套餐, 我的API, 子账号); each is unit-tested. */
-
-export const DAY_MS = 86_400_000;
 
 /**
  * One idempotency key per purchase dialog, so a double click (or a retry after a timeout) makes one
@@ -134,14 +132,6 @@ export function dayRange(start: Date | null, end: Date | null): { from?: number;
   if (start) range.from = new Date(start.getFullYear(), start.getMonth(), start.getDate()).getTime();
   if (end) range.to = new Date(end.getFullYear(), end.getMonth(), end.getDate() + 1).getTime() - 1;
   return range;
-}
-
-/** A native date input's value (`YYYY-MM-DD`) as a local date, or null when empty or invalid. */
-export function parseDateInput(value: string): Date | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value.trim());
-  if (!m) return null;
-  const date = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-  return date.getMonth() === Number(m[2]) - 1 ? date : null;
 }
 
 /**

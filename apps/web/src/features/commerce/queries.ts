@@ -1,32 +1,16 @@
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
-import * as accountCalls from '@wxc/contract/calls/api-accounts';
+import * as apiAccountCalls from '@wxc/contract/calls/api-accounts';
+import * as orderCalls from '@wxc/contract/calls/orders';
 import * as packageCalls from '@wxc/contract/calls/packages';
 import { call } from '../../api/client';
 import { onboardingKeys } from '../onboarding/keys';
+import { commerceKeys, type OrdersFilter } from './keys';
 
 /**
  * Query keys and the read hooks of the commerce screens, with one place for invalidation: any
  * purchase, payment or sub-account change refreshes every commerce answer (they share the quota).
  */
-export const commerceKeys = {
-  all: ['commerce'] as const,
-  catalogue: () => [...commerceKeys.all, 'catalogue'] as const,
-  packageById: (id: string) => [...commerceKeys.all, 'package', id] as const,
-  subscriptions: () => [...commerceKeys.all, 'subscriptions'] as const,
-  orders: (filter: OrdersFilter) => [...commerceKeys.all, 'orders', filter] as const,
-  service: () => [...commerceKeys.all, 'showByRecord'] as const,
-  openService: () => [...commerceKeys.all, 'openService'] as const,
-  apiAccounts: (includeRecovered: boolean) => [...commerceKeys.all, 'apiAccounts', includeRecovered] as const,
-  companyConfig: () => [...commerceKeys.all, 'companyConfig'] as const,
-};
-
-export interface OrdersFilter {
-  page: number;
-  pageSize: number;
-  state?: 'pending' | 'paid' | 'cancelled' | 'expired' | undefined;
-  from?: number | undefined;
-  to?: number | undefined;
-}
+export { commerceKeys, type OrdersFilter } from './keys';
 
 /** Also the 开始使用 checklist: a package, a sub-account or a callback URL ticks one of its steps. */
 export function invalidateCommerce(client: QueryClient): Promise<void> {
@@ -63,7 +47,7 @@ export const useSubscriptions = () =>
 export const useOrders = (filter: OrdersFilter) =>
   useQuery({
     queryKey: commerceKeys.orders(filter),
-    queryFn: ({ signal }) => call(packageCalls.queryOrders, filter, { signal }),
+    queryFn: ({ signal }) => call(orderCalls.queryOrders, filter, { signal }),
     placeholderData: (previous) => previous,
   });
 
@@ -82,13 +66,13 @@ export const useOpenService = () =>
 export const useApiAccounts = (includeRecovered = false) =>
   useQuery({
     queryKey: commerceKeys.apiAccounts(includeRecovered),
-    queryFn: ({ signal }) => call(accountCalls.queryApiAccount, { includeRecovered }, { signal }),
+    queryFn: ({ signal }) => call(apiAccountCalls.queryApiAccount, { includeRecovered }, { signal }),
     placeholderData: (previous) => previous,
   });
 
 export const useCompanyConfig = (enabled = true) =>
   useQuery({
     queryKey: commerceKeys.companyConfig(),
-    queryFn: ({ signal }) => call(accountCalls.getConfigCompanyInfo, {}, { signal }),
+    queryFn: ({ signal }) => call(apiAccountCalls.getConfigCompanyInfo, {}, { signal }),
     enabled,
   });

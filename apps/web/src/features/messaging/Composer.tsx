@@ -9,12 +9,13 @@ import {
   VideoCameraOutlined,
 } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import * as msgCalls from '@wxc/contract/calls/msg';
+import * as messagingCalls from '@wxc/contract/calls/messaging';
 import { MEDIA_MAX_BYTES, TEXT_MAX_BYTES } from '@wxc/contract/constants';
-import { App, Button, Form, Input, InputNumber, Modal, Tooltip } from 'antd';
+import { Button, Form, Input, InputNumber, Modal, Tooltip } from 'antd';
 import { useRef, useState } from 'react';
 import { call } from '../../api/client';
 import { uploadSource } from '../../api/upload';
+import { useFeedback } from '../../components/feedback';
 import { messagingKeys } from './queries';
 
 type Kind = 'link' | 'app' | 'emoji' | 'voice' | 'video';
@@ -96,14 +97,14 @@ function sendCard(kind: Kind, base: { wxid: string; toWxid: string }, v: Record<
   const n = (k: string) => Number(v[k] ?? 0);
   switch (kind) {
     case 'link':
-      return call(msgCalls.sendMsgLink, {
+      return call(messagingCalls.sendMsgLink, {
         ...base,
         title: s('title'),
         description: s('description'),
         url: s('url'),
       });
     case 'app':
-      return call(msgCalls.sendMsgApp, {
+      return call(messagingCalls.sendMsgApp, {
         ...base,
         title: s('title'),
         displayName: s('displayName'),
@@ -113,11 +114,11 @@ function sendCard(kind: Kind, base: { wxid: string; toWxid: string }, v: Record<
         coverUrl: s('coverUrl'),
       });
     case 'emoji':
-      return call(msgCalls.sendMsgEmoji, { ...base, md5: s('md5'), size: n('size') });
+      return call(messagingCalls.sendMsgEmoji, { ...base, md5: s('md5'), size: n('size') });
     case 'voice':
-      return call(msgCalls.sendMsgVoice, { ...base, voiceUrl: s('voiceUrl'), duration: n('duration') });
+      return call(messagingCalls.sendMsgVoice, { ...base, voiceUrl: s('voiceUrl'), duration: n('duration') });
     case 'video':
-      return call(msgCalls.sendMsgVideo, {
+      return call(messagingCalls.sendMsgVideo, {
         ...base,
         videoUrl: s('videoUrl'),
         thumbUrl: s('thumbUrl'),
@@ -130,7 +131,7 @@ const HINTS = ['你好', '发张图片', '发个文件', '现在几点了（时�
 
 /** Text box (Enter sends, Shift+Enter new line) and buttons for every other message type. */
 export function Composer({ wxid, peer, disabled }: { wxid: string; peer: string; disabled?: boolean }) {
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const client = useQueryClient();
   const [text, setText] = useState('');
   const [busy, setBusy] = useState<string | null>(null);
@@ -162,7 +163,7 @@ export function Composer({ wxid, peer, disabled }: { wxid: string; peer: string;
       void message.warning(`消息不能超过 ${TEXT_MAX_BYTES} 字节`);
       return;
     }
-    if (await run('text', () => call(msgCalls.sendMsgText, { ...base, content: value }))) setText('');
+    if (await run('text', () => call(messagingCalls.sendMsgText, { ...base, content: value }))) setText('');
   };
 
   const upload = async (file: File | undefined, kind: 'image' | 'file') => {
@@ -173,8 +174,13 @@ export function Composer({ wxid, peer, disabled }: { wxid: string; peer: string;
     }
     await run(kind, async () => {
       const up = await uploadSource(file);
-      if (kind === 'image') await call(msgCalls.sendMsgImg, { ...base, imageUrl: up.url });
-      else await call(msgCalls.sendMsgFile, { ...base, fileUrl: up.url, fileName: up.fileName || file.name });
+      if (kind === 'image') await call(messagingCalls.sendMsgImg, { ...base, imageUrl: up.url });
+      else
+        await call(messagingCalls.sendMsgFile, {
+          ...base,
+          fileUrl: up.url,
+          fileName: up.fileName || file.name,
+        });
     });
   };
 

@@ -1,7 +1,7 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import type { Message } from '@wxc/contract/calls/msg';
-import * as msgCalls from '@wxc/contract/calls/msg';
+import type { Message } from '@wxc/contract/calls/messaging';
+import * as messagingCalls from '@wxc/contract/calls/messaging';
 import { Alert, Button, Empty, Skeleton } from 'antd';
 import { Fragment, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { call } from '../../api/client';
@@ -18,7 +18,7 @@ export function useConversation(wxid: string | undefined, peer: string | undefin
     queryKey: messagingKeys.conversation(wxid ?? '', peer),
     queryFn: ({ signal, pageParam }) =>
       call(
-        msgCalls.showMsgConsole,
+        messagingCalls.showMsgConsole,
         { wxid: wxid!, peer, limit: PAGE, ...(pageParam ? { beforeMsgId: pageParam } : {}) },
         { signal },
       ),

@@ -2,26 +2,15 @@ import { ReloadOutlined, RetweetOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import * as callbackCalls from '@wxc/contract/calls/callbacks';
 import { PAGE_SIZE_DEFAULT } from '@wxc/contract/constants';
-import {
-  Alert,
-  App,
-  Button,
-  Drawer,
-  Empty,
-  Pagination,
-  Select,
-  Skeleton,
-  Table,
-  type TableColumnsType,
-  Tag,
-} from 'antd';
+import { Button, Drawer, Empty, Select, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import type { z } from 'zod';
 import { call } from '../../api/client';
+import { useFeedback } from '../../components/feedback';
+import { PagedList } from '../../components/PagedList';
+import { QueryState } from '../../components/QueryState';
 import { useReadOnly } from '../../stores/support-view';
 import { formatTime, relativeTime } from '../../utils/time';
-import { useNarrow } from '../commerce/useNarrow';
-import { QueryState } from '../commerce/widgets';
 import { CALLBACK_TYPE_LABELS, DELIVERY_STATUS_LABELS } from './labels';
 import { type DeliveryFilter, messagingKeys, useDeliveries } from './queries';
 
@@ -34,7 +23,7 @@ function StatusTag({ status }: { status: string }) {
 
 /** 重新投递 (absent in the support view). */
 function ReplayButton({ eventId }: { eventId: string }) {
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const client = useQueryClient();
   const readOnly = useReadOnly();
   const replay = useMutation({
@@ -143,7 +132,6 @@ export function DeliveryLog({
   const [page, setPage] = useState(1);
   const [status, setStatus] = useState<DeliveryFilter['status']>(undefined);
   const [detail, setDetail] = useState<string | null>(null);
-  const narrow = useNarrow();
   const filter: DeliveryFilter = { page, pageSize, status, wxid, subAccountId };
   const query = useDeliveries(filter);
   const empty = (
@@ -177,53 +165,6 @@ export function DeliveryLog({
       </Button>
     </div>
   );
-
-  if (compact || narrow) {
-    return (
-      <div className="delivery-log delivery-log-compact">
-        {toolbar}
-        {query.isPending ? (
-          <Skeleton active paragraph={{ rows: 4 }} />
-        ) : query.isError ? (
-          <Alert type="error" showIcon title="加载失败" description={query.error.message} />
-        ) : query.data.list.length === 0 ? (
-          empty
-        ) : (
-          <>
-            <ul className="delivery-cards" aria-label="回调投递记录">
-              {query.data.list.map((d) => (
-                <li key={d.eventId} className="delivery-card" data-testid="delivery">
-                  <button type="button" className="delivery-card-main" onClick={() => setDetail(d.eventId)}>
-                    <span className="delivery-card-head">
-                      <strong>{CALLBACK_TYPE_LABELS[d.type] ?? d.type}</strong>
-                      <StatusTag status={d.status} />
-                    </span>
-                    <span className="muted">
-                      {relativeTime(d.createdAt)} · {d.attempts} 次
-                      {d.lastStatusCode ? ` · HTTP ${d.lastStatusCode}` : ''}
-                      {d.lastError ? ` · ${d.lastError}` : ''}
-                    </span>
-                  </button>
-                </li>
-              ))}
-            </ul>
-            {query.data.total > query.data.pageSize ? (
-              <Pagination
-                className="list-pagination"
-                simple
-                size="small"
-                current={query.data.page}
-                pageSize={query.data.pageSize}
-                total={query.data.total}
-                onChange={setPage}
-              />
-            ) : null}
-          </>
-        )}
-        <AttemptsDrawer eventId={detail} onClose={() => setDetail(null)} />
-      </div>
-    );
-  }
 
   const columns: TableColumnsType<Delivery> = [
     { title: '时间', dataIndex: 'createdAt', width: 165, render: (t: number) => formatTime(t) },
@@ -265,29 +206,36 @@ export function DeliveryLog({
   ];
 
   return (
-    <div className="delivery-log">
+    <div className={compact ? 'delivery-log delivery-log-compact' : 'delivery-log'}>
       {toolbar}
-      <QueryState query={query} rows={4}>
-        {(data) => (
-          <Table<Delivery>
-            rowKey="eventId"
-            size="small"
-            columns={columns}
-            dataSource={data.list}
-            loading={query.isFetching && query.isPlaceholderData}
-            scroll={{ x: 860 }}
-            locale={{ emptyText: empty }}
-            pagination={{
-              current: data.page,
-              pageSize: data.pageSize,
-              total: data.total,
-              showTotal: (t) => `共 ${t} 条`,
-              onChange: setPage,
-              hideOnSinglePage: true,
-            }}
-          />
+      <PagedList<Delivery>
+        query={query}
+        rows={4}
+        label="回调投递记录"
+        rowKey="eventId"
+        size="small"
+        scrollX={860}
+        sizeChanger={false}
+        cards={compact}
+        columns={columns}
+        empty={empty}
+        onPage={setPage}
+        listClassName="delivery-cards"
+        cardProps={() => ({ className: 'delivery-card', testId: 'delivery' })}
+        card={(d) => (
+          <button type="button" className="delivery-card-main" onClick={() => setDetail(d.eventId)}>
+            <span className="delivery-card-head">
+              <strong>{CALLBACK_TYPE_LABELS[d.type] ?? d.type}</strong>
+              <StatusTag status={d.status} />
+            </span>
+            <span className="muted">
+              {relativeTime(d.createdAt)} · {d.attempts} 次
+              {d.lastStatusCode ? ` · HTTP ${d.lastStatusCode}` : ''}
+              {d.lastError ? ` · ${d.lastError}` : ''}
+            </span>
+          </button>
         )}
-      </QueryState>
+      />
       <AttemptsDrawer eventId={detail} onClose={() => setDetail(null)} />
     </div>
   );

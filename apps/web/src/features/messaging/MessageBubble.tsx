@@ -8,8 +8,8 @@ import {
   SmileOutlined,
 } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import type { Message } from '@wxc/contract/calls/msg';
-import * as msgCalls from '@wxc/contract/calls/msg';
+import type { Message } from '@wxc/contract/calls/messaging';
+import * as messagingCalls from '@wxc/contract/calls/messaging';
 import { call } from '../../api/client';
 import { formatBytes, formatSeconds, isInlineMedia, messageKind, SEND_STATUS_LABELS } from './labels';
 
@@ -29,7 +29,7 @@ function useMediaLink(m: Message, kind: 'image' | 'video') {
     queryKey: ['messaging', 'media', m.wxid, m.msgId],
     queryFn: ({ signal }) =>
       call(
-        kind === 'image' ? msgCalls.getMsgImg : msgCalls.getMsgVideo,
+        kind === 'image' ? messagingCalls.getMsgImg : messagingCalls.getMsgVideo,
         { wxid: m.wxid, msgId: m.msgId },
         {
           signal,

@@ -1,14 +1,15 @@
 import { CheckCircleFilled, MobileOutlined, QrcodeOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import type { QrState, WxAccount } from '@wxc/contract/calls/msg';
-import * as msgCalls from '@wxc/contract/calls/msg';
+import type { QrState, WxAccount } from '@wxc/contract/calls/messaging';
+import * as messagingCalls from '@wxc/contract/calls/messaging';
 import * as simCalls from '@wxc/contract/calls/sim';
-import { Alert, App, Button, Form, Modal, Result, Select, Skeleton, Space } from 'antd';
+import { Alert, Button, Form, Modal, Result, Select, Skeleton, Space } from 'antd';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError, call } from '../../api/client';
+import { CopyButton } from '../../components/CopyButton';
+import { useFeedback } from '../../components/feedback';
 import { useApiAccounts } from '../commerce/queries';
-import { CopyButton } from '../commerce/widgets';
 import { hasRoom, nextLoginStep, qrView, slotText } from './labels';
 import { messagingKeys, useProxies } from './queries';
 import { useLiveEvents } from './useLive';
@@ -67,7 +68,7 @@ export function QrLoginDialog({
   title?: string;
   defaultSubAccountId?: string | undefined;
 }) {
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const client = useQueryClient();
   const accounts = useApiAccounts(false);
   const proxies = useProxies(open);
@@ -139,7 +140,7 @@ export function QrLoginDialog({
         while (!ctrl.signal.aborted) {
           try {
             const r = await call(
-              msgCalls.checkQrCodeLoop,
+              messagingCalls.checkQrCodeLoop,
               { instanceId, waitSeconds: 25, ...(last ? { lastState: last } : {}) },
               { signal: ctrl.signal, quiet: true },
             );
@@ -164,7 +165,7 @@ export function QrLoginDialog({
   // A pushed QR event answers faster than the poll's next round trip.
   useLiveEvents((e) => {
     if (e.kind !== 'qr' || !issued || e.instanceId !== issued.instanceId) return;
-    void call(msgCalls.checkQrCode, { instanceId: e.instanceId }, { quiet: true })
+    void call(messagingCalls.checkQrCode, { instanceId: e.instanceId }, { quiet: true })
       .then((r) => apply(e.instanceId, r))
       .catch(() => undefined);
   });
@@ -175,7 +176,7 @@ export function QrLoginDialog({
     setPhoneError(null);
     setStatus(null);
     try {
-      const r = await call(msgCalls.getQrCode, {
+      const r = await call(messagingCalls.getQrCode, {
         ...(device ? { deviceId: device } : { subAccountId }),
         ...(proxy ? { proxy } : {}),
       });

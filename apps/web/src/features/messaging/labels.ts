@@ -1,4 +1,4 @@
-import type { Message, QrState } from '@wxc/contract/calls/msg';
+import type { Message, QrState } from '@wxc/contract/calls/messaging';
 
 /**
  * Labels and small pure helpers of the messaging screens: message kinds and previews, states of

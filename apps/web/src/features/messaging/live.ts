@@ -1,3 +1,4 @@
+import { LIVE_EVENTS_PATH } from '@wxc/contract/calls/events';
 import { backoffMs, createSseParser, type LiveEvent, toLiveEvent } from './sse';
 
 /**
@@ -29,7 +30,7 @@ export interface LiveConnection {
 }
 
 export function createLiveConnection(deps: LiveDeps): LiveConnection {
-  const url = deps.url ?? '/api/events';
+  const url = deps.url ?? LIVE_EVENTS_PATH;
   const lingerMs = deps.lingerMs ?? 15_000;
   const setT = deps.setTimeout ?? ((fn, ms) => setTimeout(fn, ms));
   const clearT = deps.clearTimeout ?? ((id) => clearTimeout(id as ReturnType<typeof setTimeout>));

@@ -1,3 +1,5 @@
+import { type LiveEvent, liveEventSchema } from '@wxc/contract/calls/events';
+
 /**
  * A Server-Sent Events parser for streams read with fetch (the console authorises `/api/events` by
  * its `Authorization` header, which EventSource cannot send). Feed it decoded text as it arrives;
@@ -90,54 +92,22 @@ export function createSseParser(): SseParser {
   };
 }
 
-/** The console's live events (GET /api/events), as the service names them. */
-export type LiveEvent =
-  | { kind: 'qr'; instanceId: string; state: string }
-  | { kind: 'account'; wxid: string; status: 'online' | 'offline' }
-  | { kind: 'message'; wxid: string; msgId: string; direction: 'in' | 'out'; status: string }
-  | { kind: 'callback'; eventId: string; status: string }
-  | { kind: 'realname'; status: number };
+export type { LiveEvent };
 
-const str = (v: unknown): v is string => typeof v === 'string';
-
-/** Turns a parsed SSE event into a typed live event; unknown or malformed events give null. */
+/**
+ * Turns a parsed SSE event into a typed live event, checked with the contract's schema (the event
+ * name is its kind); unknown or malformed events give null.
+ */
 export function toLiveEvent(e: SseEvent): LiveEvent | null {
-  let d: Record<string, unknown>;
+  let data: unknown;
   try {
-    const parsed: unknown = JSON.parse(e.data);
-    if (typeof parsed !== 'object' || parsed === null) return null;
-    d = parsed as Record<string, unknown>;
+    data = JSON.parse(e.data);
   } catch {
     return null;
   }
-  switch (e.event) {
-    case 'qr':
-      return str(d.instanceId) && str(d.state)
-        ? { kind: 'qr', instanceId: d.instanceId, state: d.state }
-        : null;
-    case 'account':
-      return str(d.wxid) && (d.status === 'online' || d.status === 'offline')
-        ? { kind: 'account', wxid: d.wxid, status: d.status }
-        : null;
-    case 'message':
-      return str(d.wxid) && str(d.msgId) && (d.direction === 'in' || d.direction === 'out')
-        ? {
-            kind: 'message',
-            wxid: d.wxid,
-            msgId: d.msgId,
-            direction: d.direction,
-            status: str(d.status) ? d.status : '',
-          }
-        : null;
-    case 'callback':
-      return str(d.eventId) && str(d.status)
-        ? { kind: 'callback', eventId: d.eventId, status: d.status }
-        : null;
-    case 'realname':
-      return typeof d.status === 'number' ? { kind: 'realname', status: d.status } : null;
-    default:
-      return null;
-  }
+  if (typeof data !== 'object' || data === null) return null;
+  const parsed = liveEventSchema.safeParse({ ...data, kind: e.event });
+  return parsed.success ? parsed.data : null;
 }
 
 /** Reconnect delay: doubling from `baseMs` up to `maxMs`, with up to 20 % jitter (random in [0,1)). */

@@ -2,10 +2,10 @@ import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { getToken, onLogout } from '../../stores/session';
 import { useReadOnly } from '../../stores/support-view';
-import { commerceKeys } from '../commerce/queries';
+import { commerceKeys } from '../commerce/keys';
 import { onboardingKeys } from '../onboarding/keys';
+import { createInvalidator, messagingKeys } from './keys';
 import { createLiveConnection, type LiveStatus } from './live';
-import { createInvalidator, messagingKeys } from './queries';
 import type { LiveEvent } from './sse';
 
 /** The tab's one live-event connection; a logout ends it (and a new login's pages start it again). */

@@ -1,10 +1,11 @@
 import { CheckCircleFilled, CloseOutlined, RightOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import * as onboardingCalls from '@wxc/contract/calls/onboarding';
-import { Button, Card, Progress, Skeleton } from 'antd';
+import { Button, Skeleton } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { call } from '../../api/client';
+import { Card } from '../../components/Card';
 import { useSession } from '../../stores/session';
 import { useReadOnly, useViewedCompany } from '../../stores/support-view';
 import { onboardingKeys } from './keys';
@@ -73,6 +74,23 @@ function Step({
   );
 }
 
+/** The checklist's progress, drawn like antd's small line Progress (green once complete). */
+function ProgressBar({ done, total }: { done: number; total: number }) {
+  const percent = Math.round((done / total) * 100);
+  return (
+    <div
+      className={percent >= 100 ? 'gs-bar is-complete' : 'gs-bar'}
+      role="progressbar"
+      aria-valuenow={percent}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-label={`已完成 ${done}/${total}`}
+    >
+      <div className="gs-bar-track" style={{ width: `${percent}%` }} />
+    </div>
+  );
+}
+
 /**
  * 开始使用 on the first dashboard: six steps from buying a package to real-name verification, each
  * ticked by the records it leaves, with a link to where it is done. Once all are done it says so and
@@ -116,13 +134,7 @@ export function GettingStarted() {
           <span data-testid="gs-count">
             已完成 {list.done}/{list.total}
           </span>
-          <Progress
-            percent={Math.round((list.done / list.total) * 100)}
-            showInfo={false}
-            size="small"
-            className="gs-bar"
-            aria-label={`已完成 ${list.done}/${list.total}`}
-          />
+          <ProgressBar done={list.done} total={list.total} />
           {list.allDone && !readOnly ? (
             <Button
               type="text"

@@ -7,9 +7,10 @@ import {
   type RealNameSlot,
 } from '@wxc/contract/calls/realname';
 import { REAL_NAME_LABELS } from '@wxc/contract/domain';
-import { Alert, App, Button, Modal, Progress, Spin, Tag } from 'antd';
+import { Alert, Button, Modal, Progress, Spin, Tag } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { call } from '../../api/client';
+import { useFeedback } from '../../components/feedback';
 import { setUser, useSession } from '../../stores/session';
 import { realNameStatus } from '../../utils/labels';
 import {
@@ -47,7 +48,7 @@ function applyStatus(status: number) {
  * they are. A refused user sees the reason.
  */
 export default function RealNameDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [info, setInfo] = useState<RealNameInfo | null>(null);
   const [loading, setLoading] = useState(false);
   const [loadError, setLoadError] = useState<string | null>(null);

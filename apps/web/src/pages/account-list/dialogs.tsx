@@ -1,9 +1,11 @@
 import { useMutation } from '@tanstack/react-query';
 import type { ApiAccount } from '@wxc/contract/calls/api-accounts';
-import * as accountCalls from '@wxc/contract/calls/api-accounts';
+import * as apiAccountCalls from '@wxc/contract/calls/api-accounts';
 import { httpUrlField } from '@wxc/contract/fields';
-import { Alert, App, Button, Drawer, Form, Input, InputNumber, Modal, Skeleton } from 'antd';
+import { Alert, Button, Drawer, Form, Input, InputNumber, Skeleton } from 'antd';
 import { call } from '../../api/client';
+import { useFeedback } from '../../components/feedback';
+import { ModalForm } from '../../components/ModalForm';
 import { callbackAddressNote, maxAllocatable, parseIpList } from '../../features/commerce/logic';
 import { useCompanyConfig, useInvalidateCommerce } from '../../features/commerce/queries';
 import type { Credentials } from '../../features/commerce/SecretOnceDialog';
@@ -11,7 +13,7 @@ import { useSite } from '../../stores/site';
 import { useReadOnly } from '../../stores/support-view';
 import { zodRule } from '../../utils/form-rules';
 
-const nameRule = zodRule(accountCalls.openApiAccount.request.shape.name);
+const nameRule = zodRule(apiAccountCalls.openApiAccount.request.shape.name);
 /** Empty means "none"; anything typed must be a full http(s) URL (the server also checks SSRF). */
 const optionalUrlRule = {
   validator: (_rule: unknown, value: unknown) => {
@@ -51,12 +53,11 @@ export function OpenDialog({
   onClose(): void;
   onCreated(credentials: Credentials): void;
 }) {
-  const [form] = Form.useForm<OpenValues>();
   const privateAllowed = useSite((s) => s.callbackPrivateAllowed);
   const invalidate = useInvalidateCommerce();
   const open = useMutation({
     mutationFn: (v: OpenValues) =>
-      call(accountCalls.openApiAccount, {
+      call(apiAccountCalls.openApiAccount, {
         name: v.name.trim(),
         availableNum: v.availableNum ?? 0,
         ...(v.callbackUrl?.trim() ? { callbackUrl: v.callbackUrl.trim() } : {}),
@@ -67,42 +68,34 @@ export function OpenDialog({
     },
   });
   return (
-    <Modal
-      open
+    <ModalForm<OpenValues>
       title="新建子账号"
       okText="创建"
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      confirmLoading={open.isPending}
-      destroyOnHidden
+      initialValues={{ availableNum: Math.max(0, freeSlots) }}
+      pending={open.isPending}
+      onSubmit={(v) => open.mutate(v)}
+      onClose={onClose}
     >
-      <Form
-        form={form}
-        layout="vertical"
-        initialValues={{ availableNum: Math.max(0, freeSlots) }}
-        onFinish={(v) => open.mutate(v)}
+      <Form.Item name="name" label="子账号名称" rules={[nameRule]} extra="例如业务线或应用名称，便于区分">
+        <Input autoFocus maxLength={30} showCount placeholder="如：客服系统" />
+      </Form.Item>
+      <Form.Item
+        name="availableNum"
+        label="分配账号额度"
+        extra={<span data-testid="allocation-help">{allocationHelp(freeSlots, totalSlots)}</span>}
+        rules={[{ type: 'number', min: 0, max: freeSlots, message: `最多可分配 ${freeSlots} 个` }]}
       >
-        <Form.Item name="name" label="子账号名称" rules={[nameRule]} extra="例如业务线或应用名称，便于区分">
-          <Input autoFocus maxLength={30} showCount placeholder="如：客服系统" />
-        </Form.Item>
-        <Form.Item
-          name="availableNum"
-          label="分配账号额度"
-          extra={<span data-testid="allocation-help">{allocationHelp(freeSlots, totalSlots)}</span>}
-          rules={[{ type: 'number', min: 0, max: freeSlots, message: `最多可分配 ${freeSlots} 个` }]}
-        >
-          <InputNumber aria-label="分配账号额度" min={0} max={freeSlots} precision={0} suffix="个" />
-        </Form.Item>
-        <Form.Item
-          name="callbackUrl"
-          label="回调地址（可选）"
-          rules={[optionalUrlRule]}
-          extra={`接收消息和事件推送；不填则使用公司默认回调地址。${callbackAddressNote(privateAllowed)}`}
-        >
-          <Input placeholder="https://example.com/wechat/callback" maxLength={500} />
-        </Form.Item>
-      </Form>
-    </Modal>
+        <InputNumber aria-label="分配账号额度" min={0} max={freeSlots} precision={0} suffix="个" />
+      </Form.Item>
+      <Form.Item
+        name="callbackUrl"
+        label="回调地址（可选）"
+        rules={[optionalUrlRule]}
+        extra={`接收消息和事件推送；不填则使用公司默认回调地址。${callbackAddressNote(privateAllowed)}`}
+      >
+        <Input placeholder="https://example.com/wechat/callback" maxLength={500} />
+      </Form.Item>
+    </ModalForm>
   );
 }
 
@@ -116,14 +109,13 @@ export function SlotsDialog({
   freeSlots: number;
   onClose(): void;
 }) {
-  const { message } = App.useApp();
-  const [form] = Form.useForm<{ availableNum: number }>();
+  const { message } = useFeedback();
   const invalidate = useInvalidateCommerce();
   const max = maxAllocatable(freeSlots, account.availableNum);
   const min = account.usedNum;
   const save = useMutation({
     mutationFn: (availableNum: number) =>
-      call(accountCalls.updateAvailableNum, { id: account.id, availableNum }),
+      call(apiAccountCalls.updateAvailableNum, { id: account.id, availableNum }),
     onSuccess: (updated) => {
       void message.success(`已将「${updated.name}」的额度调整为 ${updated.availableNum} 个`);
       void invalidate();
@@ -133,45 +125,35 @@ export function SlotsDialog({
     onError: () => void invalidate(),
   });
   return (
-    <Modal
-      open
+    <ModalForm<{ availableNum: number }>
       title={`分配额度：${account.name}`}
-      okText="保存"
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      confirmLoading={save.isPending}
-      destroyOnHidden
+      initialValues={{ availableNum: account.availableNum }}
+      pending={save.isPending}
+      onSubmit={(v) => save.mutate(v.availableNum)}
+      onClose={onClose}
     >
-      <Form
-        form={form}
-        layout="vertical"
-        initialValues={{ availableNum: account.availableNum }}
-        onFinish={(v) => save.mutate(v.availableNum)}
+      <Form.Item
+        name="availableNum"
+        label="分配账号额度"
+        rules={[{ required: true, message: '请输入分配数量' }]}
+        extra={`最多 ${max} 个（当前 ${account.availableNum} 个 + 未分配 ${freeSlots} 个）${
+          min > 0 ? `，当前在线 ${min} 个，不能少于 ${min} 个` : ''
+        }`}
       >
-        <Form.Item
-          name="availableNum"
-          label="分配账号额度"
-          rules={[{ required: true, message: '请输入分配数量' }]}
-          extra={`最多 ${max} 个（当前 ${account.availableNum} 个 + 未分配 ${freeSlots} 个）${
-            min > 0 ? `，当前在线 ${min} 个，不能少于 ${min} 个` : ''
-          }`}
-        >
-          <InputNumber aria-label="分配账号额度" autoFocus min={min} max={max} precision={0} suffix="个" />
-        </Form.Item>
-      </Form>
-    </Modal>
+        <InputNumber aria-label="分配账号额度" autoFocus min={min} max={max} precision={0} suffix="个" />
+      </Form.Item>
+    </ModalForm>
   );
 }
 
 /** 编辑: name and callback URL (empty clears it). */
 export function EditDialog({ account, onClose }: { account: ApiAccount; onClose(): void }) {
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const privateAllowed = useSite((s) => s.callbackPrivateAllowed);
-  const [form] = Form.useForm<{ name: string; callbackUrl?: string }>();
   const invalidate = useInvalidateCommerce();
   const save = useMutation({
     mutationFn: (v: { name: string; callbackUrl?: string }) =>
-      call(accountCalls.updateApiAccount, {
+      call(apiAccountCalls.updateApiAccount, {
         id: account.id,
         name: v.name.trim(),
         callbackUrl: emptyToNull(v.callbackUrl),
@@ -183,38 +165,29 @@ export function EditDialog({ account, onClose }: { account: ApiAccount; onClose(
     },
   });
   return (
-    <Modal
-      open
+    <ModalForm<{ name: string; callbackUrl?: string }>
       title="编辑子账号"
-      okText="保存"
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      confirmLoading={save.isPending}
-      destroyOnHidden
+      initialValues={{ name: account.name, callbackUrl: account.callbackUrl ?? '' }}
+      pending={save.isPending}
+      onSubmit={(v) => save.mutate(v)}
+      onClose={onClose}
     >
-      <Form
-        form={form}
-        layout="vertical"
-        initialValues={{ name: account.name, callbackUrl: account.callbackUrl ?? '' }}
-        onFinish={(v) => save.mutate(v)}
+      <Form.Item name="name" label="子账号名称" rules={[nameRule]}>
+        <Input maxLength={30} showCount />
+      </Form.Item>
+      <Form.Item
+        name="callbackUrl"
+        label="回调地址"
+        rules={[optionalUrlRule]}
+        extra={`留空则使用公司默认回调地址；${callbackAddressNote(privateAllowed)}`}
       >
-        <Form.Item name="name" label="子账号名称" rules={[nameRule]}>
-          <Input maxLength={30} showCount />
-        </Form.Item>
-        <Form.Item
-          name="callbackUrl"
-          label="回调地址"
-          rules={[optionalUrlRule]}
-          extra={`留空则使用公司默认回调地址；${callbackAddressNote(privateAllowed)}`}
-        >
-          <Input placeholder="https://example.com/wechat/callback" maxLength={500} allowClear />
-        </Form.Item>
-      </Form>
-    </Modal>
+        <Input placeholder="https://example.com/wechat/callback" maxLength={500} allowClear />
+      </Form.Item>
+    </ModalForm>
   );
 }
 
-const ipListSchema = accountCalls.configCompanyInfo.request.shape.ipAllowlist;
+const ipListSchema = apiAccountCalls.configCompanyInfo.request.shape.ipAllowlist;
 const ipListRule = {
   validator: (_rule: unknown, value: unknown) => {
     const result = ipListSchema.safeParse(parseIpList(typeof value === 'string' ? value : ''));
@@ -226,7 +199,7 @@ const ipListRule = {
 
 /** 公司 API 设置: default callback URL and the IP allow-list for API credentials. */
 export function CompanySettingsDrawer({ open, onClose }: { open: boolean; onClose(): void }) {
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const readOnly = useReadOnly();
   const privateAllowed = useSite((s) => s.callbackPrivateAllowed);
   const [form] = Form.useForm<{ defaultCallbackUrl?: string; ipAllowlist?: string }>();
@@ -234,7 +207,7 @@ export function CompanySettingsDrawer({ open, onClose }: { open: boolean; onClos
   const invalidate = useInvalidateCommerce();
   const save = useMutation({
     mutationFn: (v: { defaultCallbackUrl?: string; ipAllowlist?: string }) =>
-      call(accountCalls.configCompanyInfo, {
+      call(apiAccountCalls.configCompanyInfo, {
         defaultCallbackUrl: emptyToNull(v.defaultCallbackUrl),
         ipAllowlist: parseIpList(v.ipAllowlist ?? ''),
       }),

@@ -1,16 +1,19 @@
 import { ExclamationCircleFilled, PlusOutlined, SettingOutlined, ShoppingOutlined } from '@ant-design/icons';
 import type { ApiAccount } from '@wxc/contract/calls/api-accounts';
-import * as accountCalls from '@wxc/contract/calls/api-accounts';
+import * as apiAccountCalls from '@wxc/contract/calls/api-accounts';
 import { SUB_ACCOUNT_MAX_PER_COMPANY } from '@wxc/contract/constants';
-import { Alert, App, Button, Card, Empty, Switch, Table, type TableColumnsType } from 'antd';
+import { Alert, Button, Card, Empty, Switch, type TableColumnsType } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { call } from '../../api/client';
+import { CopyableCode } from '../../components/CopyButton';
+import { useFeedback } from '../../components/feedback';
+import { ListView } from '../../components/PagedList';
+import { QueryState } from '../../components/QueryState';
 import { useApiAccounts, useInvalidateCommerce } from '../../features/commerce/queries';
 import { type Credentials, SecretOnceDialog } from '../../features/commerce/SecretOnceDialog';
 import { TierRule } from '../../features/commerce/TierRule';
-import { useNarrow } from '../../features/commerce/useNarrow';
-import { CopyableCode, QueryState, QuotaSummary, StatusTag } from '../../features/commerce/widgets';
+import { QuotaSummary, StatusTag } from '../../features/commerce/widgets';
 import { useReadOnly } from '../../stores/support-view';
 import { formatTime } from '../../utils/time';
 import { CompanySettingsDrawer, EditDialog, OpenDialog, SlotsDialog } from './dialogs';
@@ -26,13 +29,12 @@ type Dialog =
 
 /** /accountList/index (子账号): API applications, their keys, slots, callbacks; company API settings. */
 export default function AccountListPage() {
-  const { modal, message } = App.useApp();
+  const { modal, message } = useFeedback();
   const navigate = useNavigate();
   const [showRecovered, setShowRecovered] = useState(false);
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const [secret, setSecret] = useState<{ title: string; credentials: Credentials } | null>(null);
   const query = useApiAccounts(showRecovered);
-  const narrow = useNarrow();
   const invalidate = useInvalidateCommerce();
   const freeSlots = query.data?.freeSlots ?? 0;
   const hasPackage = (query.data?.totalSlots ?? 0) > 0;
@@ -57,7 +59,7 @@ export default function AccountListPage() {
       cancelText: '取消',
       onOk: async () => {
         try {
-          const credentials = await call(accountCalls.resetApiSecret, { id: account.id });
+          const credentials = await call(apiAccountCalls.resetApiSecret, { id: account.id });
           void invalidate();
           setSecret({ title: '密钥已重置：请保存新密钥', credentials });
         } catch {
@@ -87,7 +89,7 @@ export default function AccountListPage() {
       cancelText: '取消',
       onOk: async () => {
         try {
-          await call(accountCalls.recoveryApiAccount, { id: account.id });
+          await call(apiAccountCalls.recoveryApiAccount, { id: account.id });
           void message.success(`子账号「${account.name}」已回收，${account.availableNum} 个额度已退回`);
           void invalidate();
         } catch {
@@ -233,59 +235,41 @@ export default function AccountListPage() {
                   {SUB_ACCOUNT_MAX_PER_COMPANY} 个。
                 </span>
               </div>
-              {narrow ? (
-                data.list.length === 0 ? (
-                  emptyState
-                ) : (
-                  <ul className="card-list" aria-label="子账号列表">
-                    {data.list.map((a) => (
-                      <li
-                        key={a.id}
-                        className={a.status === 'active' ? 'list-card' : 'list-card is-muted'}
-                        data-testid="account-card"
-                      >
-                        <div className="list-card-head">
-                          <span>{a.name}</span>
-                          <StatusTag status={a.status} />
-                        </div>
-                        <CopyableCode text={a.appKey} what="AppKey" />
-                        <dl>
-                          <dt>在线 / 分配</dt>
-                          <dd data-testid="slots">
-                            {a.usedNum} / {a.availableNum}
-                          </dd>
-                          <dt>回调地址</dt>
-                          <dd>{a.callbackUrl ?? <span className="muted">使用默认</span>}</dd>
-                          <dt>创建时间</dt>
-                          <dd>{formatTime(a.createdAt)}</dd>
-                        </dl>
-                        {actions(a)}
-                      </li>
-                    ))}
-                  </ul>
-                )
-              ) : (
-                <Table<ApiAccount>
-                  rowKey="id"
-                  size="middle"
-                  columns={columns}
-                  dataSource={data.list}
-                  loading={query.isFetching && query.isPlaceholderData}
-                  scroll={{ x: 1120 }}
-                  rowClassName={(a) => (a.status === 'recovered' ? 'row-recovered' : '')}
-                  pagination={
-                    data.list.length > 10
-                      ? {
-                          pageSize: 10,
-                          showTotal: (t) => `共 ${t} 个`,
-                          responsive: true,
-                          showLessItems: true,
-                        }
-                      : false
-                  }
-                  locale={{ emptyText: emptyState }}
-                />
-              )}
+              <ListView<ApiAccount>
+                rows={data.list}
+                label="子账号列表"
+                rowKey="id"
+                unit="个"
+                scrollX={1120}
+                columns={columns}
+                empty={emptyState}
+                loading={query.isFetching && query.isPlaceholderData}
+                rowClassName={(a) => (a.status === 'recovered' ? 'row-recovered' : '')}
+                cardProps={(a) => ({
+                  className: a.status === 'active' ? 'list-card' : 'list-card is-muted',
+                  testId: 'account-card',
+                })}
+                card={(a) => (
+                  <>
+                    <div className="list-card-head">
+                      <span>{a.name}</span>
+                      <StatusTag status={a.status} />
+                    </div>
+                    <CopyableCode text={a.appKey} what="AppKey" />
+                    <dl>
+                      <dt>在线 / 分配</dt>
+                      <dd data-testid="slots">
+                        {a.usedNum} / {a.availableNum}
+                      </dd>
+                      <dt>回调地址</dt>
+                      <dd>{a.callbackUrl ?? <span className="muted">使用默认</span>}</dd>
+                      <dt>创建时间</dt>
+                      <dd>{formatTime(a.createdAt)}</dd>
+                    </dl>
+                    {actions(a)}
+                  </>
+                )}
+              />
             </div>
           )}
         </QueryState>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { safeRedirect, takeSignInNotice } from '../../app/redirects';
 import { type SiteInfo, useSite } from '../../stores/site';
+import { safeRedirect, takeSignInNotice } from '../../utils/redirects';
 import { ForgotForm } from './ForgotForm';
 import { LoginForm } from './LoginForm';
 import { RegisterForm } from './RegisterForm';

@@ -1,12 +1,12 @@
 import { ArrowLeftOutlined, PlusOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import type { Contact } from '@wxc/contract/calls/msg';
-import * as msgCalls from '@wxc/contract/calls/msg';
+import type { Contact } from '@wxc/contract/calls/messaging';
+import * as messagingCalls from '@wxc/contract/calls/messaging';
 import { Alert, Button, Card, Empty, Input, Segmented, Select, Skeleton, Tag } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { call } from '../../api/client';
-import { useNarrow } from '../../features/commerce/useNarrow';
+import { useNarrow } from '../../components/useNarrow';
 import { Composer } from '../../features/messaging/Composer';
 import { Conversation } from '../../features/messaging/Conversation';
 import { DeliveryLog } from '../../features/messaging/DeliveryLog';
@@ -44,7 +44,7 @@ function Intro() {
 function Members({ wxid, roomId }: { wxid: string; roomId: string }) {
   const query = useQuery({
     queryKey: messagingKeys.members(wxid, roomId),
-    queryFn: ({ signal }) => call(msgCalls.getChatRoomMember, { wxid, roomId }, { signal }),
+    queryFn: ({ signal }) => call(messagingCalls.getChatRoomMember, { wxid, roomId }, { signal }),
   });
   if (query.isPending) return <Skeleton active paragraph={{ rows: 3 }} />;
   if (query.isError) return <Alert type="error" showIcon title="群成员加载失败" />;
@@ -95,7 +95,7 @@ export default function DemoPage() {
 
   const contacts = useQuery({
     queryKey: messagingKeys.contacts(wxid ?? ''),
-    queryFn: ({ signal }) => call(msgCalls.getAddressList, { wxid: wxid! }, { signal }),
+    queryFn: ({ signal }) => call(messagingCalls.getAddressList, { wxid: wxid! }, { signal }),
     enabled: Boolean(wxid),
   });
   const all = contacts.data?.list ?? [];
@@ -111,7 +111,8 @@ export default function DemoPage() {
 
   const members = useQuery({
     queryKey: messagingKeys.members(wxid ?? '', peer ?? ''),
-    queryFn: ({ signal }) => call(msgCalls.getChatRoomMember, { wxid: wxid!, roomId: peer! }, { signal }),
+    queryFn: ({ signal }) =>
+      call(messagingCalls.getChatRoomMember, { wxid: wxid!, roomId: peer! }, { signal }),
     enabled: Boolean(wxid && peer && isChatroom(peer)),
   });
   useEffect(() => {

@@ -2,12 +2,14 @@ import { ExportOutlined, ShoppingOutlined, TeamOutlined } from '@ant-design/icon
 import { Alert, Button, Card, Empty, Tag } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { CopyableCode, CopyButton } from '../../components/CopyButton';
+import { QueryState } from '../../components/QueryState';
 import { AccessModeList } from '../../features/commerce/AccessModeList';
 import { ApplyApiButton } from '../../features/commerce/ApplyApiButton';
 import { buildCurlExample } from '../../features/commerce/logic';
 import { useApiAccounts, useService } from '../../features/commerce/queries';
 import { TierRule } from '../../features/commerce/TierRule';
-import { CopyableCode, CopyButton, QueryState, QuotaSummary } from '../../features/commerce/widgets';
+import { QuotaSummary } from '../../features/commerce/widgets';
 import { useCompanyAccountType, useReadOnly } from '../../stores/support-view';
 import { accountTypeLabel } from '../../utils/labels';
 import '../../features/commerce/commerce.css';

@@ -8,8 +8,9 @@ import { useEffect, useMemo, useState } from 'react';
 import { useLocation } from 'react-router';
 import { z } from 'zod';
 import { ApiError, call } from '../../api/client';
+import { CopyButton } from '../../components/CopyButton';
+import { QueryState } from '../../components/QueryState';
 import { useApiAccounts, useService } from '../../features/commerce/queries';
-import { CopyButton, QueryState } from '../../features/commerce/widgets';
 import {
   buildBody,
   curlFor,

@@ -1,16 +1,16 @@
 import { ApiOutlined, SendOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import * as callbackCalls from '@wxc/contract/calls/callbacks';
-import * as msgCalls from '@wxc/contract/calls/msg';
 import { MEDIA_MAX_BYTES } from '@wxc/contract/constants';
-import { Alert, App, Button, Card, Input, Select, Space } from 'antd';
+import { Alert, Button, Card, Input, Select, Space } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { call } from '../../api/client';
 import { uploadSource } from '../../api/upload';
+import { CopyableCode } from '../../components/CopyButton';
+import { useFeedback } from '../../components/feedback';
 import { callbackAddressNote } from '../../features/commerce/logic';
 import { useApiAccounts, useInvalidateCommerce } from '../../features/commerce/queries';
-import { CopyableCode } from '../../features/commerce/widgets';
 import { DeliveryLog } from '../../features/messaging/DeliveryLog';
 import { formatBytes } from '../../features/messaging/labels';
 import { messagingKeys } from '../../features/messaging/queries';
@@ -19,7 +19,7 @@ import { useReadOnly } from '../../stores/support-view';
 
 /** A file picker that uploads with getSourceUrl and shows the media URL to use in send calls. */
 export function UploadBox({ onUploaded }: { onUploaded?(url: string, fileName: string): void }) {
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const input = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<{ url: string; fileName: string; size: number; mime: string } | null>(
@@ -72,7 +72,7 @@ export function UploadBox({ onUploaded }: { onUploaded?(url: string, fileName: s
 
 /** 回调设置: set a sub-account's callback URL (tested on save), send a test event, see deliveries. */
 export function CallbackCard() {
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const client = useQueryClient();
   const invalidateCommerce = useInvalidateCommerce();
   const subs = useApiAccounts(false);
@@ -89,17 +89,22 @@ export function CallbackCard() {
   useEffect(() => {
     if (!subId && active[0]) setSubId(active[0].id);
   }, [active, subId]);
+  // Another sub-account: its own address, and no outcome of the previous one. A refetch of the list
+  // (after a save, say) keeps what was said about the save.
   useEffect(() => {
-    setUrl(sub?.callbackUrl ?? '');
-    setOutcome(null);
-  }, [sub?.callbackUrl, sub]);
+    if (subId) setOutcome(null);
+  }, [subId]);
+  const savedUrl = sub?.callbackUrl ?? '';
+  useEffect(() => {
+    setUrl(savedUrl);
+  }, [savedUrl]);
 
   const save = async () => {
     if (!subId) return;
     setBusy('save');
     setOutcome(null);
     try {
-      const r = await call(msgCalls.resetCallbackUrl, { subAccountId: subId, callbackUrl: url.trim() });
+      const r = await call(callbackCalls.resetCallbackUrl, { subAccountId: subId, callbackUrl: url.trim() });
       setOutcome(`已保存：测试投递返回 HTTP ${r.test.statusCode}，用时 ${r.test.durationMs} ms`);
       void message.success('回调地址已保存');
       void invalidateCommerce();

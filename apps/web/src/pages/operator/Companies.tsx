@@ -5,14 +5,12 @@ import { type Company, PACKAGE_STATE_LABELS, type PackageState } from '@wxc/cont
 import { PAGE_SIZE_DEFAULT } from '@wxc/contract/constants';
 import { REAL_NAME_LABELS } from '@wxc/contract/domain';
 import {
-  App,
   Button,
   Descriptions,
   Drawer,
   Empty,
   Input,
   Modal,
-  Pagination,
   Select,
   Space,
   Table,
@@ -21,11 +19,13 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { call } from '../../api/client';
-import { useNarrow } from '../../features/commerce/useNarrow';
-import { QueryState } from '../../features/commerce/widgets';
+import { useFeedback } from '../../components/feedback';
+import { PagedList } from '../../components/PagedList';
+import { QueryState } from '../../components/QueryState';
+import { useNarrow } from '../../components/useNarrow';
 import { useEnterView } from '../../features/support-view/SupportView';
 import { accountTypeLabel, realNameStatus } from '../../utils/labels';
-import { formatTime } from '../../utils/time';
+import { endOfDay, formatTime } from '../../utils/time';
 import {
   type CompanyFilter,
   useCompanies,
@@ -49,13 +49,6 @@ function dateValue(ms: number | null): string {
   if (ms === null) return '';
   const d = new Date(ms);
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-}
-
-/** The end of the chosen day (local time), so "expires on the 5th" means usable through the 5th. */
-export function endOfDay(value: string): number | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!m) return null;
-  return new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]), 23, 59, 59, 999).getTime();
 }
 
 function RealNameTag({ status }: { status: number }) {
@@ -182,60 +175,39 @@ export function Companies() {
           onChange={(v?: string) => set({ serviceExpired: v === undefined ? undefined : v === 'expired' })}
         />
       </div>
-      <QueryState
+      <PagedList<Company>
         query={query}
-        isEmpty={(d) => d.list.length === 0}
+        label="公司列表"
+        rowKey="id"
+        unit="家"
+        scrollX={1200}
+        columns={columns}
         empty={<Empty description="没有符合条件的公司" />}
-      >
-        {(data) => (
-          <>
-            {narrow ? (
-              <div className="ops-cards">
-                {data.list.map((c) => (
-                  <article key={c.id} className="ops-card" aria-label={c.companyName}>
-                    <div className="ops-card-head">
-                      <strong>{c.companyName}</strong>
-                      <RealNameTag status={c.realNameStatus} />
-                    </div>
-                    <div className="ops-muted">{c.companyAccount}</div>
-                    <div className="ops-card-row">
-                      <PackageTag company={c} />
-                      <span>
-                        子账号 {c.subAccountCount} · 在线 {c.onlineCount}
-                      </span>
-                    </div>
-                    <div className="ops-card-row">
-                      服务期限：
-                      <ServiceEnd company={c} />
-                    </div>
-                    {c.remark ? <div className="ops-card-row">备注：{c.remark}</div> : null}
-                    <div className="ops-muted">注册于 {formatTime(c.createdAt)}</div>
-                    {actions(c)}
-                  </article>
-                ))}
-              </div>
-            ) : (
-              <Table<Company>
-                rowKey="id"
-                size="middle"
-                columns={columns}
-                dataSource={data.list}
-                pagination={false}
-                scroll={{ x: 1200 }}
-              />
-            )}
-            <Pagination
-              className="ops-pager"
-              current={data.page}
-              pageSize={data.pageSize}
-              total={data.total}
-              onChange={(page, pageSize) => setFilter((f) => ({ ...f, page, pageSize }))}
-              showTotal={(n) => `共 ${n} 家`}
-              size="small"
-            />
-          </>
+        onPage={(page, pageSize) => setFilter((f) => ({ ...f, page, pageSize }))}
+        card={(c) => (
+          <article className="ops-card" aria-label={c.companyName}>
+            <div className="ops-card-head">
+              <strong>{c.companyName}</strong>
+              <RealNameTag status={c.realNameStatus} />
+            </div>
+            <div className="ops-muted">{c.companyAccount}</div>
+            <div className="ops-card-row">
+              <PackageTag company={c} />
+              <span>
+                子账号 {c.subAccountCount} · 在线 {c.onlineCount}
+              </span>
+            </div>
+            <div className="ops-card-row">
+              服务期限：
+              <ServiceEnd company={c} />
+            </div>
+            {c.remark ? <div className="ops-card-row">备注：{c.remark}</div> : null}
+            <div className="ops-muted">注册于 {formatTime(c.createdAt)}</div>
+            {actions(c)}
+          </article>
         )}
-      </QueryState>
+        cardProps={() => ({ className: 'list-card-plain' })}
+      />
       {editing ? <EditDialog {...editing} onClose={() => setEditing(null)} /> : null}
       <Drawer
         open={detail !== null}
@@ -259,7 +231,7 @@ function EditDialog({
   what: 'remark' | 'expiry';
   onClose: () => void;
 }) {
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const invalidate = useInvalidateOps();
   const [remark, setRemark] = useState(company.remark);
   const [date, setDate] = useState(dateValue(company.serviceExpiresAt));

@@ -1,7 +1,8 @@
-import { Card, Col, Row, Segmented, Skeleton, Statistic } from 'antd';
+import { Card, Col, Row, Skeleton, Statistic } from 'antd';
 import { lazy, Suspense, useMemo, useState } from 'react';
+import { QueryState } from '../../components/QueryState';
 import { formatFen } from '../../features/commerce/money';
-import { QueryState } from '../../features/commerce/widgets';
+import { DaysSwitch } from './DaysSwitch';
 import { usePanel } from './queries';
 
 const TrendChart = lazy(() => import('./TrendChart'));
@@ -39,18 +40,7 @@ export function Panel() {
               size="small"
               title="每日趋势"
               className="ops-chart-card"
-              extra={
-                <Segmented<number>
-                  size="small"
-                  options={[
-                    { value: 7, label: '7 天' },
-                    { value: 30, label: '30 天' },
-                    { value: 90, label: '90 天' },
-                  ]}
-                  value={days}
-                  onChange={setDays}
-                />
-              }
+              extra={<DaysSwitch value={days} onChange={setDays} />}
             >
               <PanelChart trend={d.trend} />
             </Card>

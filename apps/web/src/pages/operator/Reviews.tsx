@@ -8,10 +8,11 @@ import {
   type ReviewState,
 } from '@wxc/contract/calls/realname';
 import { PAGE_SIZE_DEFAULT } from '@wxc/contract/constants';
-import { App, Button, Empty, Image, Input, Modal, Pagination, Segmented, Space, Tag } from 'antd';
+import { Button, Empty, Image, Input, Modal, Pagination, Segmented, Space, Tag } from 'antd';
 import { useState } from 'react';
 import { call } from '../../api/client';
-import { QueryState } from '../../features/commerce/widgets';
+import { useFeedback } from '../../components/feedback';
+import { QueryState } from '../../components/QueryState';
 import { formatTime } from '../../utils/time';
 import { type ReviewFilter, useInvalidateOps, useReviews } from './queries';
 
@@ -94,7 +95,7 @@ export function Reviews() {
 }
 
 function ReviewCard({ review }: { review: RealNameReview }) {
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const invalidate = useInvalidateOps();
   const [refusing, setRefusing] = useState(false);
   const [reason, setReason] = useState('');

@@ -1,31 +1,21 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import * as authCalls from '@wxc/contract/calls/auth';
+import type { AdminOrder } from '@wxc/contract/calls/orders';
+import * as orderCalls from '@wxc/contract/calls/orders';
 import type { Package } from '@wxc/contract/calls/packages';
 import * as packageCalls from '@wxc/contract/calls/packages';
 import * as realNameCalls from '@wxc/contract/calls/realname';
 import { PAGE_SIZE_DEFAULT } from '@wxc/contract/constants';
 import { TIER_LABELS, TIER_ORDER, type Tier } from '@wxc/contract/domain';
-import {
-  App,
-  Button,
-  Card,
-  Empty,
-  Form,
-  Input,
-  InputNumber,
-  Modal,
-  Pagination,
-  Popconfirm,
-  Select,
-  Switch,
-  Table,
-  Tag,
-} from 'antd';
+import { Button, Card, Empty, Form, Input, InputNumber, Popconfirm, Select, Switch, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { call } from '../../api/client';
+import { useFeedback } from '../../components/feedback';
+import { ModalForm } from '../../components/ModalForm';
+import { PagedList } from '../../components/PagedList';
+import { QueryState } from '../../components/QueryState';
+import { useNarrow } from '../../components/useNarrow';
 import { formatDuration, formatFen } from '../../features/commerce/money';
-import { useNarrow } from '../../features/commerce/useNarrow';
-import { QueryState } from '../../features/commerce/widgets';
 import { formatTime } from '../../utils/time';
 import { opsKeys, useAdminOrders, useAdminPackages, useInvalidateOps } from './queries';
 import { SupportContact } from './SupportContact';
@@ -43,7 +33,7 @@ export function Settings() {
 }
 
 function Switches() {
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const invalidate = useInvalidateOps();
   const switches = useQuery({
     queryKey: opsKeys.switches(),
@@ -176,9 +166,8 @@ function Catalogue() {
 }
 
 function PackageDialog({ pkg, onClose }: { pkg: Package | null; onClose: () => void }) {
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const invalidate = useInvalidateOps();
-  const [form] = Form.useForm<PackageForm>();
   const save = useMutation({
     mutationFn: (v: PackageForm) =>
       call(packageCalls.adminSavePackage, {
@@ -198,132 +187,122 @@ function PackageDialog({ pkg, onClose }: { pkg: Package | null; onClose: () => v
     },
   });
   return (
-    <Modal
-      open
+    <ModalForm<PackageForm>
       title={pkg ? `编辑套餐：${pkg.name}` : '新增套餐'}
-      onCancel={onClose}
-      onOk={() => form.submit()}
-      okText="保存"
-      okButtonProps={{ loading: save.isPending }}
-      destroyOnHidden
+      pending={save.isPending}
+      onSubmit={(v) => save.mutate(v)}
+      onClose={onClose}
+      initialValues={
+        pkg
+          ? { ...pkg, priceYuan: pkg.priceFen / 100 }
+          : { tier: 'basic', slots: 5, durationDays: 30, priceYuan: 299, onSale: true, description: '' }
+      }
     >
-      <Form<PackageForm>
-        form={form}
-        layout="vertical"
-        initialValues={
-          pkg
-            ? { ...pkg, priceYuan: pkg.priceFen / 100 }
-            : { tier: 'basic', slots: 5, durationDays: 30, priceYuan: 299, onSale: true, description: '' }
-        }
-        onFinish={(v) => save.mutate(v)}
+      <Form.Item
+        name="name"
+        label="名称"
+        rules={[{ required: true, min: 2, max: 30, message: '名称为 2-30 个字符' }]}
       >
-        <Form.Item
-          name="name"
-          label="名称"
-          rules={[{ required: true, min: 2, max: 30, message: '名称为 2-30 个字符' }]}
-        >
-          <Input />
-        </Form.Item>
-        <Form.Item name="tier" label="等级" rules={[{ required: true }]}>
-          <Select options={TIER_ORDER.map((t) => ({ value: t, label: TIER_LABELS[t] }))} />
-        </Form.Item>
-        <Form.Item name="slots" label="账号额度" rules={[{ required: true, message: '请输入额度' }]}>
-          <InputNumber min={1} max={10_000} precision={0} style={{ width: '100%' }} />
-        </Form.Item>
-        <Form.Item name="durationDays" label="周期（天）" rules={[{ required: true, message: '请输入周期' }]}>
-          <InputNumber min={1} max={3660} precision={0} style={{ width: '100%' }} />
-        </Form.Item>
-        <Form.Item name="priceYuan" label="价格（元）" rules={[{ required: true, message: '请输入价格' }]}>
-          <InputNumber min={0} max={1_000_000} precision={2} style={{ width: '100%' }} />
-        </Form.Item>
-        <Form.Item name="description" label="描述">
-          <Input.TextArea maxLength={200} rows={2} />
-        </Form.Item>
-        <Form.Item name="onSale" label="在售" valuePropName="checked">
-          <Switch />
-        </Form.Item>
-      </Form>
-    </Modal>
+        <Input />
+      </Form.Item>
+      <Form.Item name="tier" label="等级" rules={[{ required: true }]}>
+        <Select options={TIER_ORDER.map((t) => ({ value: t, label: TIER_LABELS[t] }))} />
+      </Form.Item>
+      <Form.Item name="slots" label="账号额度" rules={[{ required: true, message: '请输入额度' }]}>
+        <InputNumber min={1} max={10_000} precision={0} style={{ width: '100%' }} />
+      </Form.Item>
+      <Form.Item name="durationDays" label="周期（天）" rules={[{ required: true, message: '请输入周期' }]}>
+        <InputNumber min={1} max={3660} precision={0} style={{ width: '100%' }} />
+      </Form.Item>
+      <Form.Item name="priceYuan" label="价格（元）" rules={[{ required: true, message: '请输入价格' }]}>
+        <InputNumber min={0} max={1_000_000} precision={2} style={{ width: '100%' }} />
+      </Form.Item>
+      <Form.Item name="description" label="描述">
+        <Input.TextArea maxLength={200} rows={2} />
+      </Form.Item>
+      <Form.Item name="onSale" label="在售" valuePropName="checked">
+        <Switch />
+      </Form.Item>
+    </ModalForm>
   );
 }
 
 function OfflinePayments() {
-  const { message } = App.useApp();
-  const narrow = useNarrow();
+  const { message } = useFeedback();
   const invalidate = useInvalidateOps();
   const [page, setPage] = useState(1);
   const query = useAdminOrders({ page, pageSize: PAGE_SIZE_DEFAULT, state: 'pending' });
   const markPaid = useMutation({
     mutationFn: (orderNo: string) =>
-      call(packageCalls.adminMarkPaid, { orderNo, note: '运营确认线下转账到账' }),
+      call(orderCalls.adminMarkPaid, { orderNo, note: '运营确认线下转账到账' }),
     onSuccess: (o) => {
       void message.success(`订单 ${o.orderNo} 已确认到账`);
       void invalidate();
     },
   });
+  const confirmPaid = (o: AdminOrder) => (
+    <Popconfirm
+      title="确认已收到该笔线下转账？"
+      description="确认后套餐立即生效。"
+      okText="确认到账"
+      cancelText="取消"
+      onConfirm={() => markPaid.mutate(o.orderNo)}
+    >
+      <Button type="link" size="small">
+        确认到账
+      </Button>
+    </Popconfirm>
+  );
   return (
     <Card size="small" title="待确认的线下付款">
-      <QueryState
+      <PagedList<AdminOrder>
         query={query}
-        isEmpty={(d) => d.list.length === 0}
+        label="待确认的线下付款"
+        rowKey="orderNo"
+        size="small"
+        sizeChanger={false}
+        scrollX={640}
         empty={<Empty description="没有待支付的订单" />}
-      >
-        {(d) => (
+        onPage={setPage}
+        columns={[
+          { title: '订单号', dataIndex: 'orderNo', ellipsis: true },
+          {
+            title: '公司',
+            key: 'c',
+            render: (_, o) => (
+              <span>
+                {o.companyName}
+                <span className="ops-muted"> {o.companyAccount}</span>
+              </span>
+            ),
+          },
+          { title: '套餐', key: 'p', render: (_, o) => `${o.packageName} × ${o.quantity}` },
+          { title: '金额', key: 'a', render: (_, o) => formatFen(o.amountFen) },
+          { title: '下单时间', key: 't', render: (_, o) => formatTime(o.createdAt) },
+          { title: '操作', key: 'x', width: 100, render: (_, o) => confirmPaid(o) },
+        ]}
+        card={(o) => (
           <>
-            <Table
-              rowKey="orderNo"
-              size="small"
-              pagination={false}
-              dataSource={d.list}
-              scroll={{ x: narrow ? 640 : undefined }}
-              columns={[
-                { title: '订单号', dataIndex: 'orderNo', ellipsis: true },
-                {
-                  title: '公司',
-                  key: 'c',
-                  render: (_, o) => (
-                    <span>
-                      {o.companyName}
-                      <span className="ops-muted"> {o.companyAccount}</span>
-                    </span>
-                  ),
-                },
-                { title: '套餐', key: 'p', render: (_, o) => `${o.packageName} × ${o.quantity}` },
-                { title: '金额', key: 'a', render: (_, o) => formatFen(o.amountFen) },
-                { title: '下单时间', key: 't', render: (_, o) => formatTime(o.createdAt) },
-                {
-                  title: '操作',
-                  key: 'x',
-                  width: 100,
-                  render: (_, o) => (
-                    <Popconfirm
-                      title="确认已收到该笔线下转账？"
-                      description="确认后套餐立即生效。"
-                      okText="确认到账"
-                      cancelText="取消"
-                      onConfirm={() => markPaid.mutate(o.orderNo)}
-                    >
-                      <Button type="link" size="small">
-                        确认到账
-                      </Button>
-                    </Popconfirm>
-                  ),
-                },
-              ]}
-            />
-            {d.total > d.pageSize ? (
-              <Pagination
-                className="ops-pager"
-                size="small"
-                current={d.page}
-                pageSize={d.pageSize}
-                total={d.total}
-                onChange={setPage}
-              />
-            ) : null}
+            <div className="list-card-head">
+              <span>{o.companyName}</span>
+              <span>{formatFen(o.amountFen)}</span>
+            </div>
+            <dl>
+              <dt>订单号</dt>
+              <dd>
+                <code>{o.orderNo}</code>
+              </dd>
+              <dt>套餐</dt>
+              <dd>
+                {o.packageName} × {o.quantity}
+              </dd>
+              <dt>下单时间</dt>
+              <dd>{formatTime(o.createdAt)}</dd>
+            </dl>
+            <span className="table-actions">{confirmPaid(o)}</span>
           </>
         )}
-      </QueryState>
+      />
     </Card>
   );
 }

@@ -1,11 +1,12 @@
 import { DeleteOutlined, QrcodeOutlined, UploadOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import * as systemCalls from '@wxc/contract/calls/system';
-import { App, Button, Card, Input, Popconfirm, Space } from 'antd';
+import { Button, Card, Input, Popconfirm, Space } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { call } from '../../api/client';
 import { uploadSupportQr } from '../../api/upload';
-import { QueryState } from '../../features/commerce/widgets';
+import { useFeedback } from '../../components/feedback';
+import { QueryState } from '../../components/QueryState';
 import { useSite } from '../../stores/site';
 import { opsKeys } from './queries';
 import { supportQrProblem } from './support-qr';
@@ -21,7 +22,7 @@ const isUploaded = (url: string | null) => Boolean(url?.startsWith('/support-qr/
  * every console that loads afterwards.
  */
 export function SupportContact() {
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const client = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
   const query = useQuery({

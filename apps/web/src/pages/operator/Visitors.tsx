@@ -1,6 +1,7 @@
-import { Card, Col, Row, Segmented, Skeleton, Statistic, Table } from 'antd';
+import { Card, Col, Row, Skeleton, Statistic, Table } from 'antd';
 import { lazy, Suspense, useMemo, useState } from 'react';
-import { QueryState } from '../../features/commerce/widgets';
+import { QueryState } from '../../components/QueryState';
+import { DaysSwitch } from './DaysSwitch';
 import { useVisitors } from './queries';
 
 const TrendChart = lazy(() => import('./TrendChart'));
@@ -61,18 +62,7 @@ function VisitorsView({
         size="small"
         title="每日访客"
         className="ops-chart-card"
-        extra={
-          <Segmented<number>
-            size="small"
-            options={[
-              { value: 7, label: '7 天' },
-              { value: 30, label: '30 天' },
-              { value: 90, label: '90 天' },
-            ]}
-            value={range}
-            onChange={onRange}
-          />
-        }
+        extra={<DaysSwitch value={range} onChange={onRange} />}
       >
         <Suspense fallback={<Skeleton active />}>
           <TrendChart dates={dates} series={series} leftName="次数" label="每日浏览量与访客趋势" />

@@ -1,8 +1,10 @@
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CallRequest } from '@wxc/contract/call';
 import * as operatorCalls from '@wxc/contract/calls/operator';
+import * as orderCalls from '@wxc/contract/calls/orders';
 import * as packageCalls from '@wxc/contract/calls/packages';
 import * as realNameCalls from '@wxc/contract/calls/realname';
+import * as visitorCalls from '@wxc/contract/calls/visitors';
 import { call } from '../../api/client';
 
 /** Query keys of the operator area; every write invalidates the whole area (few, cheap reads). */
@@ -21,7 +23,7 @@ export const opsKeys = {
 
 export type ReviewFilter = CallRequest<typeof realNameCalls.adminReviewList>;
 export type CompanyFilter = CallRequest<typeof operatorCalls.registeUser>;
-export type OrderFilter = CallRequest<typeof packageCalls.adminQueryOrders>;
+export type OrderFilter = CallRequest<typeof orderCalls.adminQueryOrders>;
 
 export const invalidateOps = (client: QueryClient) => client.invalidateQueries({ queryKey: opsKeys.all });
 export function useInvalidateOps(): () => Promise<void> {
@@ -57,7 +59,7 @@ export const usePanel = (days: number) =>
 export const useVisitors = (days: number) =>
   useQuery({
     queryKey: opsKeys.visitors(days),
-    queryFn: ({ signal }) => call(operatorCalls.visitors, { days }, { signal }),
+    queryFn: ({ signal }) => call(visitorCalls.visitors, { days }, { signal }),
   });
 export const useAdminPackages = () =>
   useQuery({
@@ -67,5 +69,5 @@ export const useAdminPackages = () =>
 export const useAdminOrders = (f: OrderFilter) =>
   useQuery({
     queryKey: opsKeys.orders(f),
-    queryFn: ({ signal }) => call(packageCalls.adminQueryOrders, f, { signal }),
+    queryFn: ({ signal }) => call(orderCalls.adminQueryOrders, f, { signal }),
   });

@@ -1,4 +1,4 @@
-import { mix, parseHex } from '../../app/theme';
+import { mix, parseHex } from '../../utils/theme';
 
 /**
  * The operator trend charts' ECharts option, as a pure function (unit-tested without a canvas).

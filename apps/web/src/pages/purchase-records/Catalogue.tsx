@@ -2,10 +2,11 @@ import { ShoppingCartOutlined } from '@ant-design/icons';
 import type { Package } from '@wxc/contract/calls/packages';
 import { ACCOUNT_TYPE_LABELS, type AccountTypeValue, TIER_LABELS } from '@wxc/contract/domain';
 import { Button, Empty, Tag } from 'antd';
+import { QueryState } from '../../components/QueryState';
 import { groupByTier, TIER_COLORS, tierRefusal } from '../../features/commerce/logic';
 import { formatDuration } from '../../features/commerce/money';
 import { useCatalogue } from '../../features/commerce/queries';
-import { Money, QueryState } from '../../features/commerce/widgets';
+import { Money } from '../../features/commerce/widgets';
 import { useCompanyAccountType, useReadOnly } from '../../stores/support-view';
 import { accountTypeLabel } from '../../utils/labels';
 

@@ -3,9 +3,10 @@ import type { Subscription } from '@wxc/contract/calls/packages';
 import { EXPIRING_SOON_DAYS } from '@wxc/contract/constants';
 import { TIER_LABELS } from '@wxc/contract/domain';
 import { Alert, Button, Empty, Tag } from 'antd';
+import { QueryState } from '../../components/QueryState';
 import { daysLeftText, TIER_COLORS, tierRefusal } from '../../features/commerce/logic';
 import { useSubscriptions } from '../../features/commerce/queries';
-import { QueryState, QuotaSummary } from '../../features/commerce/widgets';
+import { QuotaSummary } from '../../features/commerce/widgets';
 import { useCompanyAccountType, useReadOnly } from '../../stores/support-view';
 import { formatTime } from '../../utils/time';
 

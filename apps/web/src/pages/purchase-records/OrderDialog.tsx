@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
-import type { Order, Package, Subscription } from '@wxc/contract/calls/packages';
-import * as packageCalls from '@wxc/contract/calls/packages';
+import type { Order } from '@wxc/contract/calls/orders';
+import * as orderCalls from '@wxc/contract/calls/orders';
+import type { Package, Subscription } from '@wxc/contract/calls/packages';
 import { ORDER_MAX_QUANTITY } from '@wxc/contract/constants';
 import { TIER_LABELS } from '@wxc/contract/domain';
 import { Alert, Button, Descriptions, InputNumber, Modal, Popconfirm, Result, Skeleton, Tag } from 'antd';
@@ -46,8 +47,8 @@ function ConfirmStep({
   const create = useMutation({
     mutationFn: () =>
       renewal
-        ? call(packageCalls.renew, { subscriptionId: renewal.id, quantity, idempotencyKey: key })
-        : call(packageCalls.buy, { packageId: pkg!.id, quantity, idempotencyKey: key }),
+        ? call(orderCalls.renew, { subscriptionId: renewal.id, quantity, idempotencyKey: key })
+        : call(orderCalls.buy, { packageId: pkg!.id, quantity, idempotencyKey: key }),
     onSuccess: (order) => {
       void invalidate();
       onCreated(order);
@@ -184,14 +185,14 @@ function PayStep({
 }) {
   const invalidate = useInvalidateCommerce();
   const pay = useMutation({
-    mutationFn: () => call(packageCalls.paySandbox, { orderNo: order.orderNo }),
+    mutationFn: () => call(orderCalls.paySandbox, { orderNo: order.orderNo }),
     onSuccess: (paid) => {
       void invalidate();
       onPaid(paid);
     },
   });
   const cancel = useMutation({
-    mutationFn: () => call(packageCalls.cancelOrder, { orderNo: order.orderNo }),
+    mutationFn: () => call(orderCalls.cancelOrder, { orderNo: order.orderNo }),
     onSuccess: () => {
       void invalidate();
       onCancelled();

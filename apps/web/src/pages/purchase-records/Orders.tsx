@@ -1,27 +1,18 @@
 import { ShoppingOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
-import type { Order } from '@wxc/contract/calls/packages';
-import * as packageCalls from '@wxc/contract/calls/packages';
+import type { Order } from '@wxc/contract/calls/orders';
+import * as orderCalls from '@wxc/contract/calls/orders';
 import { PAGE_SIZE_DEFAULT } from '@wxc/contract/constants';
 import { ORDER_STATE_LABELS, type OrderStateValue, PAY_METHOD_LABELS } from '@wxc/contract/domain';
-import {
-  App,
-  Button,
-  DatePicker,
-  Empty,
-  Pagination,
-  Popconfirm,
-  Select,
-  Table,
-  type TableColumnsType,
-  Tag,
-} from 'antd';
+import { Button, DatePicker, Empty, Popconfirm, Select, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { call } from '../../api/client';
+import { useFeedback } from '../../components/feedback';
+import { PagedList } from '../../components/PagedList';
+import { useNarrow } from '../../components/useNarrow';
 import { dayRange, ORDER_STATE_COLORS } from '../../features/commerce/logic';
 import { type OrdersFilter, useInvalidateCommerce, useOrders } from '../../features/commerce/queries';
-import { useNarrow } from '../../features/commerce/useNarrow';
-import { Money, QueryState } from '../../features/commerce/widgets';
+import { Money } from '../../features/commerce/widgets';
 import type { Dayjs } from '../../utils/dayjs';
 import '../../utils/dayjs';
 import { useReadOnly } from '../../stores/support-view';
@@ -35,10 +26,10 @@ const STATE_OPTIONS = (Object.keys(ORDER_STATE_LABELS) as OrderStateValue[]).map
 }));
 
 function CancelButton({ order }: { order: Order }) {
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const invalidate = useInvalidateCommerce();
   const cancel = useMutation({
-    mutationFn: () => call(packageCalls.cancelOrder, { orderNo: order.orderNo }),
+    mutationFn: () => call(orderCalls.cancelOrder, { orderNo: order.orderNo }),
     onSuccess: () => {
       void message.success('订单已取消');
       void invalidate();
@@ -189,84 +180,49 @@ export function Orders({ onPay, onBrowse }: { onPay(order: Order): void; onBrows
           </Button>
         ) : null}
       </div>
-      <QueryState query={query} rows={5}>
-        {(data) =>
-          narrow ? (
-            <>
-              {data.list.length === 0 ? (
-                emptyText
-              ) : (
-                <ul className="card-list" aria-label="购买记录">
-                  {data.list.map((o) => (
-                    <li key={o.orderNo} className="list-card" data-testid="order-card">
-                      <div className="list-card-head">
-                        <span>
-                          {o.packageName}
-                          {o.kind === 'renew' ? <Tag className="kind-tag">续费</Tag> : null}
-                        </span>
-                        <Tag color={ORDER_STATE_COLORS[o.state]}>{ORDER_STATE_LABELS[o.state]}</Tag>
-                      </div>
-                      <dl>
-                        <dt>订单号</dt>
-                        <dd>
-                          <code>{o.orderNo}</code>
-                        </dd>
-                        <dt>金额</dt>
-                        <dd>
-                          <Money fen={o.amountFen} />（{o.quantity} × {o.durationDays} 天，{o.slots} 个账号）
-                        </dd>
-                        <dt>下单时间</dt>
-                        <dd>{formatTime(o.createdAt)}</dd>
-                        {o.paidAt ? (
-                          <>
-                            <dt>支付</dt>
-                            <dd>
-                              {formatTime(o.paidAt)}{' '}
-                              {o.payMethod ? (PAY_METHOD_LABELS[o.payMethod] ?? o.payMethod) : ''}
-                            </dd>
-                          </>
-                        ) : null}
-                      </dl>
-                      {actions(o)}
-                    </li>
-                  ))}
-                </ul>
-              )}
-              {data.total > data.pageSize ? (
-                <Pagination
-                  className="list-pagination"
-                  simple
-                  current={data.page}
-                  pageSize={data.pageSize}
-                  total={data.total}
-                  onChange={changePage}
-                />
+      <PagedList<Order>
+        query={query}
+        label="购买记录"
+        rowKey="orderNo"
+        scrollX={1130}
+        columns={columns}
+        empty={emptyText}
+        onPage={changePage}
+        cardProps={() => ({ testId: 'order-card' })}
+        card={(o) => (
+          <>
+            <div className="list-card-head">
+              <span>
+                {o.packageName}
+                {o.kind === 'renew' ? <Tag className="kind-tag">续费</Tag> : null}
+              </span>
+              <Tag color={ORDER_STATE_COLORS[o.state]}>{ORDER_STATE_LABELS[o.state]}</Tag>
+            </div>
+            <dl>
+              <dt>订单号</dt>
+              <dd>
+                <code>{o.orderNo}</code>
+              </dd>
+              <dt>金额</dt>
+              <dd>
+                <Money fen={o.amountFen} />（{o.quantity} × {o.durationDays} 天，{o.slots} 个账号）
+              </dd>
+              <dt>下单时间</dt>
+              <dd>{formatTime(o.createdAt)}</dd>
+              {o.paidAt ? (
+                <>
+                  <dt>支付</dt>
+                  <dd>
+                    {formatTime(o.paidAt)}{' '}
+                    {o.payMethod ? (PAY_METHOD_LABELS[o.payMethod] ?? o.payMethod) : ''}
+                  </dd>
+                </>
               ) : null}
-            </>
-          ) : (
-            <Table<Order>
-              rowKey="orderNo"
-              size="middle"
-              columns={columns}
-              dataSource={data.list}
-              loading={query.isFetching && query.isPlaceholderData}
-              scroll={{ x: 1130 }}
-              locale={{ emptyText }}
-              pagination={{
-                current: data.page,
-                pageSize: data.pageSize,
-                total: data.total,
-                showSizeChanger: true,
-                responsive: true,
-                showLessItems: true,
-                pageSizeOptions: [10, 20, 50],
-                showTotal: (total) => `共 ${total} 条`,
-                onChange: changePage,
-              }}
-            />
-          )
-        }
-      </QueryState>
+            </dl>
+            {actions(o)}
+          </>
+        )}
+      />
     </div>
   );
 }

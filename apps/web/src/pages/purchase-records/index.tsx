@@ -1,4 +1,4 @@
-import type { Order } from '@wxc/contract/calls/packages';
+import type { Order } from '@wxc/contract/calls/orders';
 import { Card, Tabs } from 'antd';
 import { useState } from 'react';
 import { Catalogue } from './Catalogue';

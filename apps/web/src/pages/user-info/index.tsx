@@ -3,10 +3,11 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import * as authCalls from '@wxc/contract/calls/auth';
 import { REAL_NAME_LABELS, type UserInfo } from '@wxc/contract/domain';
 import { companyNameField, userNameField } from '@wxc/contract/fields';
-import { App, Button, Card, Descriptions, Form, Input, Modal, Skeleton, Tag } from 'antd';
+import { Button, Card, Descriptions, Form, Input, Modal, Skeleton, Tag } from 'antd';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { call } from '../../api/client';
+import { useFeedback } from '../../components/feedback';
 import { setUser, useSession } from '../../stores/session';
 import { zodRule } from '../../utils/form-rules';
 import { accountTypeLabel, realNameStatus } from '../../utils/labels';
@@ -26,7 +27,7 @@ const EDITS = {
 } as const;
 
 function EditDialog({ kind, user, onClose }: { kind: EditKind; user: UserInfo; onClose(): void }) {
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [form] = Form.useForm<{ value: string }>();
   const edit = EDITS[kind];
   const mutation = useMutation({

@@ -1,7 +1,7 @@
 import { ExportOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import type { Contact, WxAccount } from '@wxc/contract/calls/msg';
-import * as msgCalls from '@wxc/contract/calls/msg';
+import type { Contact, WxAccount } from '@wxc/contract/calls/messaging';
+import * as messagingCalls from '@wxc/contract/calls/messaging';
 import { Alert, Button, Select } from 'antd';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
@@ -30,7 +30,7 @@ export function MessagesPanel({ account, onRelogin }: { account: WxAccount; onRe
   const online = account.status === 'online';
   const contacts = useQuery({
     queryKey: messagingKeys.contacts(account.wxid),
-    queryFn: ({ signal }) => call(msgCalls.getAddressList, { wxid: account.wxid }, { signal }),
+    queryFn: ({ signal }) => call(messagingCalls.getAddressList, { wxid: account.wxid }, { signal }),
     enabled: online,
   });
   const byId = useMemo(() => new Map((contacts.data?.list ?? []).map((c) => [c.wxid, c])), [contacts.data]);

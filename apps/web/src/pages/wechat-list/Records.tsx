@@ -5,8 +5,8 @@ import { Button, Empty, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import type { z } from 'zod';
 import { call } from '../../api/client';
+import { PagedList } from '../../components/PagedList';
 import { LOGIN_RESULT_LABELS } from '../../features/messaging/labels';
-import { PagedList } from '../../features/messaging/PagedList';
 import { messagingKeys } from '../../features/messaging/queries';
 import { formatTime } from '../../utils/time';
 

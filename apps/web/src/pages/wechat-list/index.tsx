@@ -1,11 +1,10 @@
 import { ExclamationCircleFilled, PlusOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { WxAccount } from '@wxc/contract/calls/msg';
-import * as msgCalls from '@wxc/contract/calls/msg';
+import type { WxAccount } from '@wxc/contract/calls/messaging';
+import * as messagingCalls from '@wxc/contract/calls/messaging';
 import * as recordCalls from '@wxc/contract/calls/records';
 import { PAGE_SIZE_DEFAULT } from '@wxc/contract/constants';
 import {
-  App,
   Button,
   Card,
   Drawer,
@@ -20,8 +19,9 @@ import {
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { call } from '../../api/client';
+import { useFeedback } from '../../components/feedback';
+import { PagedList } from '../../components/PagedList';
 import { useApiAccounts } from '../../features/commerce/queries';
-import { PagedList } from '../../features/messaging/PagedList';
 import { QrLoginDialog } from '../../features/messaging/QrLoginDialog';
 import { messagingKeys } from '../../features/messaging/queries';
 import { useLiveEvents } from '../../features/messaging/useLive';
@@ -47,7 +47,7 @@ type Login = { deviceId?: string | undefined; title?: string } | null;
 
 /** The remark, editable in place (updateRemarks). */
 function Remark({ account }: { account: WxAccount }) {
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const client = useQueryClient();
   const readOnly = useReadOnly();
   if (readOnly) {
@@ -83,7 +83,7 @@ function Remark({ account }: { account: WxAccount }) {
 
 /** Sets or clears an account's own expiry (updateExpireTime). */
 function ExpiryDialog({ account, onClose }: { account: WxAccount | null; onClose(): void }) {
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const client = useQueryClient();
   const [date, setDate] = useState(account?.expireAt ? formatTime(account.expireAt, 'YYYY-MM-DD') : '');
   const [busy, setBusy] = useState(false);
@@ -143,7 +143,7 @@ function AccountsTab({
   onConsole(account: WxAccount): void;
   onExpiry(account: WxAccount): void;
 }) {
-  const { modal, message } = App.useApp();
+  const { modal, message } = useFeedback();
   const client = useQueryClient();
   const subs = useApiAccounts(false);
   const readOnly = useReadOnly();
@@ -166,7 +166,7 @@ function AccountsTab({
       cancelText: '取消',
       onOk: async () => {
         try {
-          await call(msgCalls.logout, { wxid: a.wxid });
+          await call(messagingCalls.logout, { wxid: a.wxid });
           void message.success(`「${a.nickname}」已下线`);
           void client.invalidateQueries({ queryKey: messagingKeys.all });
         } catch {

@@ -2,9 +2,10 @@ import { useMutation } from '@tanstack/react-query';
 import * as authCalls from '@wxc/contract/calls/auth';
 import { PASSWORD_RULE_TEXT } from '@wxc/contract/constants';
 import { loginPasswordField, passwordField } from '@wxc/contract/fields';
-import { Alert, App, Button, Card, Form, Input } from 'antd';
+import { Alert, Button, Card, Form, Input } from 'antd';
 import { useNavigate } from 'react-router';
 import { call } from '../../../api/client';
+import { useFeedback } from '../../../components/feedback';
 import { PageHeader } from '../../../components/PageHeader';
 import { sameAs, zodRule } from '../../../utils/form-rules';
 import '../user-info.css';
@@ -18,7 +19,7 @@ interface Values {
 /** /userInfo/resetPass: change the password with the old one (resetPassword, logged-in form). */
 export default function ResetPassPage() {
   const [form] = Form.useForm<Values>();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const navigate = useNavigate();
   const mutation = useMutation({
     mutationFn: (v: Values) => call(authCalls.resetPassword, v),

@@ -1,10 +1,11 @@
 import { useMutation } from '@tanstack/react-query';
 import * as authCalls from '@wxc/contract/calls/auth';
 import { captchaCodeField, mobileField, smsCodeField } from '@wxc/contract/fields';
-import { Alert, App, Button, Card, Form, Input } from 'antd';
+import { Alert, Button, Card, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { call } from '../../../api/client';
+import { useFeedback } from '../../../components/feedback';
 import { PageHeader } from '../../../components/PageHeader';
 import { CaptchaImage, useCaptcha } from '../../../features/captcha';
 import { maskPhone, useCountdown } from '../../../features/countdown';
@@ -25,7 +26,7 @@ interface Values {
  */
 export default function ResetPhonePage() {
   const [form] = Form.useForm<Values>();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const navigate = useNavigate();
   const current = useSession((s) => s.user?.companyAccount ?? '');
   const captcha = useCaptcha();

@@ -1,0 +1,131 @@
+/**
+ * Several processes on one PostgreSQL (issue 17): three processes of the built service share a fresh
+ * database, and a customer's requests land on any of them, as behind a load balancer. Sessions and
+ * their revocation, the QR login, sending (each message once, paced), and the login lockout hold
+ * across them. Runs when TEST_DATABASE_URL names a PostgreSQL server (CI sets it).
+ */
+import { randomBytes } from 'node:crypto';
+import * as authCalls from '@wxc/contract/calls/auth';
+import * as messagingCalls from '@wxc/contract/calls/messaging';
+import * as simCalls from '@wxc/contract/calls/sim';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CAPTCHA, payingCompany, startServer, type TestServer } from './harness';
+
+const PG_URL = process.env.TEST_DATABASE_URL;
+const INTERVAL_MS = 150;
+
+describe.skipIf(!PG_URL)('three processes on one PostgreSQL', () => {
+  const servers: TestServer[] = [];
+  let dbName = '';
+  const admin = async (sql: string) => {
+    const c = new pg.Client({ connectionString: PG_URL });
+    await c.connect();
+    try {
+      await c.query(sql);
+    } finally {
+      await c.end();
+    }
+  };
+
+  beforeAll(async () => {
+    dbName = `wxc_mp_${randomBytes(4).toString('hex')}`;
+    await admin(`CREATE DATABASE ${dbName}`);
+    const url = new URL(PG_URL!);
+    url.pathname = `/${dbName}`;
+    const env = {
+      DATABASE_URL: url.toString(),
+      RATE_LIMIT_PER_MINUTE: '1000000',
+      SEND_INTERVAL_MS: String(INTERVAL_MS),
+      SIM_REPLY_DELAY_MS: '0',
+      SIM_CHATTER_SECONDS: '0',
+    };
+    // The first migrates and creates the operator; the others start on the same database at once.
+    servers.push(await startServer(env));
+    servers.push(...(await Promise.all([startServer(env), startServer(env)])));
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const s of servers) await s.stop();
+    if (dbName) await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  });
+
+  it('a session made on one process works on the others, and a logout ends it on all of them', async () => {
+    const [a, b, c] = servers as [TestServer, TestServer, TestServer];
+    const company = await payingCompany(a);
+    for (const s of [a, b, c])
+      expect((await s.api(authCalls.refreshLoginInfo, {}, company.token)).code).toBe('200');
+    expect((await b.api(authCalls.logout, {}, company.token)).code).toBe('200');
+    for (const s of [a, b, c])
+      expect((await s.api(authCalls.refreshLoginInfo, {}, company.token)).code).toBe('403');
+  });
+
+  it('logs in by QR across processes, and sends each message once, paced, whichever process takes it', async () => {
+    const [a, b, c] = servers as [TestServer, TestServer, TestServer];
+    const company = await payingCompany(a);
+    const qr = await a.api(messagingCalls.getQrCode, {}, company.token);
+    expect(qr.code).toBe('200');
+    const { instanceId } = qr.data;
+    expect((await b.api(simCalls.scanAction, { instanceId, action: 'scan' })).code).toBe('200');
+    expect((await c.api(simCalls.scanAction, { instanceId, action: 'confirm' })).code).toBe('200');
+    const status = await b.api(messagingCalls.checkQrCode, { instanceId }, company.token);
+    expect(status.data.state).toBe('confirmed');
+    const wxid = status.data.account!.wxid;
+    const friend = (await c.api(messagingCalls.getAddressList, { wxid }, company.token)).data.list.find(
+      (x) => x.kind === 'friend',
+    )!.wxid;
+
+    const sent = await Promise.all(
+      Array.from({ length: 9 }, (_, i) =>
+        servers[i % 3]!.api(
+          messagingCalls.sendMsgText,
+          { wxid, toWxid: friend, content: `三个进程 ${i}` },
+          company.token,
+        ),
+      ),
+    );
+    expect(sent.map((r) => r.code)).toEqual(Array(9).fill('200'));
+    const ids = new Set(sent.map((r) => r.data.msgId));
+    const deadline = Date.now() + 20_000;
+    let mine: Array<{ msgId: string; status: string }> = [];
+    for (;;) {
+      const history = await a.api(
+        messagingCalls.showMsgConsole,
+        { wxid, peer: friend, limit: 50 },
+        company.token,
+      );
+      mine = history.data.list.filter((m) => ids.has(m.msgId));
+      if (mine.length === 9 && mine.every((m) => m.status === 'sent')) break;
+      if (Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(mine.map((m) => m.status)).toEqual(Array(9).fill('sent'));
+    // Each message went out once: the simulated friend answers every text it gets, once, so nine
+    // sends make nine answers (a message sent twice would make a tenth).
+    const answers = async () =>
+      (
+        await c.api(messagingCalls.showMsgConsole, { wxid, peer: friend, limit: 100 }, company.token)
+      ).data.list.filter((m) => m.direction === 'in').length;
+    const until = Date.now() + 10_000;
+    while ((await answers()) < 9 && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await answers()).toBe(9);
+  });
+
+  it('checks at most 5 wrong passwords per account, whichever processes they reach', async () => {
+    const company = await payingCompany(servers[0]!);
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        servers[i % 3]!.api(authCalls.login, {
+          companyAccount: company.phone,
+          password: `wrong-password-${i}`,
+          captchaId: 'x',
+          captchaCode: CAPTCHA,
+        }),
+      ),
+    );
+    const codes = answers.map((r) => r.code);
+    expect(codes.filter((c) => c !== '40013' && c !== '42903')).toEqual([]);
+    expect(codes.filter((c) => c === '40013').length).toBeLessThanOrEqual(5);
+  });
+});
