@@ -3,12 +3,13 @@
 // provider, no pacing), with every callback delivered to a local receiver, on this machine.
 // Prints a ratio against a bare Fastify route measured in the same run (machines are noisy).
 //   npm run build && node bench/send-throughput.mjs [--seconds 10] [--concurrency 32] [--accounts 20]
+//   [--server path/to/other/dist/main.js]   (DATABASE_URL=postgres://…/<fresh db> for PostgreSQL)
 import { spawn } from 'node:child_process';
 import { createHash, createHmac } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { api, apiCompany, load, loginSimAccount, post, startServer } from './lib.mjs';
+import { api, apiCompany, databaseOf, load, loginSimAccount, post, startServer, stringArg } from './lib.mjs';
 
 const arg = (name, def) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -57,15 +58,19 @@ const baseline = await load(
 baselineProc.kill('SIGTERM');
 
 // ---- the service
-const server = await startServer({
-  ADMIN_PASSWORD: 'bench-admin-password-1',
-  CAPTCHA_FIXED_CODE: 'bench',
-  RATE_LIMIT_PER_MINUTE: '100000000',
-  CALLBACK_ALLOW_PRIVATE: 'true',
-  SEND_INTERVAL_MS: '0',
-  SIM_REPLY_DELAY_MS: '0',
-  SIM_CHATTER_SECONDS: '0',
-});
+const main = stringArg('server', undefined);
+const server = await startServer(
+  {
+    ADMIN_PASSWORD: 'bench-admin-password-1',
+    CAPTCHA_FIXED_CODE: 'bench',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    CALLBACK_ALLOW_PRIVATE: 'true',
+    SEND_INTERVAL_MS: '0',
+    SIM_REPLY_DELAY_MS: '0',
+    SIM_CHATTER_SECONDS: '0',
+  },
+  main ? { main } : {},
+);
 const base = server.url;
 try {
   // A company with an enterprise package and one sub-account holding every account's slot.
@@ -97,6 +102,7 @@ try {
     },
     { concurrency: CONCURRENCY, seconds: SECONDS },
   );
+  const ended = performance.now();
   // Each send yields a message_status callback and a reply (a message callback).
   const expected = result.ok * 2;
   const deadline = Date.now() + 120_000;
@@ -107,7 +113,13 @@ try {
   const report = {
     when: new Date().toISOString(),
     machine: { cpus: (await import('node:os')).cpus().length, node: process.version },
-    settings: { seconds: SECONDS, concurrency: CONCURRENCY, accounts: ACCOUNTS, database: 'sqlite' },
+    settings: {
+      seconds: SECONDS,
+      concurrency: CONCURRENCY,
+      accounts: ACCOUNTS,
+      database: databaseOf(),
+      server: main ?? 'this checkout',
+    },
     baselineBareFastify: baseline,
     sendMsgText: result,
     callbacks: {
@@ -116,6 +128,7 @@ try {
       badSignatures,
       deliveredPerSecond: Math.round(delivered / deliverySeconds),
       allDeliveredAfterSeconds: Number(deliverySeconds.toFixed(1)),
+      drainedAfterEndSeconds: Number(((lastCallbackAt - ended) / 1000).toFixed(1)),
     },
     ratioToBaseline: Number((result.perSecond / baseline.perSecond).toFixed(3)),
   };

@@ -44,6 +44,7 @@ export const MODULES = {
     uses: ['audit', 'company', 'packages'],
   },
   'api-auth': { owns: ['api_nonces'], reads: [], uses: ['api-accounts'] },
+  'rate-limits': { owns: ['rate_windows'], reads: [], uses: [] },
   events: { owns: [], reads: [], uses: ['auth'] },
   callbacks: { owns: ['callback_events', 'callback_attempts'], reads: [], uses: ['api-accounts', 'events'] },
   messaging: {

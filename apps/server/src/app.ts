@@ -13,7 +13,7 @@ import { startHousekeeping } from './housekeeping.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandler, NO_STORE } from './lib/error-handler.js';
 import { createRouter } from './lib/http.js';
 import { lazyChildLoggerFactory } from './lib/lazy-logger.js';
-import { RouteAddressStore } from './lib/rate-limit-store.js';
+import { registerLoadShedding } from './lib/overload.js';
 import { securityHeaders } from './lib/security-headers.js';
 import { createSerializerCompiler } from './lib/serializer.js';
 import { emptyInput, nulError, pathOfNul, RequestValidationError } from './lib/validation.js';
@@ -54,6 +54,8 @@ export interface BuildOptions {
   bus?: EventBus;
   /** Per-IP limit of captcha, SMS and login calls per minute. */
   sensitiveRateLimit?: number;
+  /** Prefix of the rate limits' Redis keys with REDIS_URL (tests give each run its own). */
+  rateLimitKeyPrefix?: string;
   housekeeping?: boolean;
   /** Runs the gateway's sweeper (QR expiry, account expiry, stray send queues); default true. */
   gatewayWorker?: boolean;
@@ -153,6 +155,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     reply.headers(alwaysHttps || req.protocol === 'https' ? headers.https : headers.http);
     done();
   });
+  // Right after the security headers: a shed request costs nothing more than its 503.
+  await registerLoadShedding(app, config.overloadEventLoopDelayMs);
   // Large API answers (the OpenAPI document, long lists) compressed on the fly; small ones are not
   // worth the CPU. The console's files come precompressed from the build (web.ts).
   await app.register(compress, {
@@ -160,11 +164,28 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     encodings: ['br', 'gzip'],
     brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
   });
+  // Built before the rate limiter, whose store is one of them (modules/rate-limits).
+  const services = createServices({
+    config,
+    database,
+    log: app.log,
+    smsProvider: opts.smsProvider,
+    captchaGenerator: opts.captchaGenerator,
+    bus: opts.bus,
+    callbackRetryDelaysMs: opts.callbackRetryDelaysMs,
+    callbackTimeoutMs: opts.callbackTimeoutMs,
+    rateLimitKeyPrefix: opts.rateLimitKeyPrefix,
+  });
   await app.register(rateLimit, {
     global: true,
     max: config.rateLimitPerMinute,
     timeWindow: 60_000,
-    store: RouteAddressStore,
+    // Counters per client and route address, shared by every process (Redis or PostgreSQL) or kept
+    // in this one (embedded SQLite): modules/rate-limits.
+    store: services.rateLimits.Store,
+    // A shared store that does not answer lets the request through (fail open; the store warns):
+    // the lockout and the SMS limits are database rules and hold regardless.
+    skipOnError: true,
     // API calls are what can be abused; the console's static files (dozens per page) are not limited.
     // Decided by the route the request matched, never by its raw URL: `/%61pi/...` is `/api/...`.
     allowList: (req) => !isApiPath(req.routeOptions.url ?? ''),
@@ -186,16 +207,6 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   // Registered before any route that reads uploads.
   await app.register(multipart, { limits: { fileSize: MEDIA_MAX_BYTES, files: 1, fields: 5 } });
 
-  const services = createServices({
-    config,
-    database,
-    log: app.log,
-    smsProvider: opts.smsProvider,
-    captchaGenerator: opts.captchaGenerator,
-    bus: opts.bus,
-    callbackRetryDelaysMs: opts.callbackRetryDelaysMs,
-    callbackTimeoutMs: opts.callbackTimeoutMs,
-  });
   const { db, bus, sessions, apiAuth, audit, users, callbacks, gateway } = services;
   app.decorate('services', services);
 
@@ -236,13 +247,20 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.addHook('onClose', () => callbacks.stop());
   if (opts.gatewayWorker ?? true) app.addHook('onReady', async () => gateway.start());
   app.addHook('onClose', () => gateway.stop());
+  app.addHook('onReady', () => services.rateLimits.start());
+  app.addHook('onClose', () => services.rateLimits.close());
 
   await registerConsole(app, config.webDistDir, config);
 
   if (opts.housekeeping ?? true) {
     let stop: (() => void) | undefined;
     app.addHook('onReady', async () => {
-      stop = startHousekeeping(db, app.log);
+      const stopHousekeeping = startHousekeeping(db, app.log);
+      const stopSweeping = services.rateLimits.startSweeping(); // expired rate windows (PostgreSQL)
+      stop = () => {
+        stopHousekeeping();
+        stopSweeping();
+      };
     });
     app.addHook('onClose', async () => stop?.());
   }

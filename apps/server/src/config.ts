@@ -24,6 +24,13 @@ const envSchema = z.object({
       'DATABASE_URL must be a postgres:// URL (leave it unset for embedded SQLite)',
     )
     .optional(),
+  REDIS_URL: z
+    .string()
+    .regex(
+      /^rediss?:\/\//,
+      'REDIS_URL must be a redis:// or rediss:// URL (leave it unset to count rate limits in the database)',
+    )
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PRODUCT_TITLE: z.string().min(1).default(PRODUCT_TITLE_DEFAULT),
   SERVER_FLAG: z.string().min(1).optional(),
@@ -39,6 +46,10 @@ const envSchema = z.object({
   PAYMENT_PROVIDER: z.enum(['sandbox']).default('sandbox'),
   PAYMENT_SANDBOX_IN_PRODUCTION: bool,
   CALLBACK_ALLOW_PRIVATE: bool,
+  CALLBACK_RETRY_DELAYS_MS: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, 'CALLBACK_RETRY_DELAYS_MS must be milliseconds separated by commas')
+    .optional(),
   MESSAGING_PROVIDER: z.enum(['simulator']).default('simulator'),
   QR_TTL_SECONDS: positiveInt(QR_TTL_SECONDS_DEFAULT),
   SEND_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(1500),
@@ -47,6 +58,8 @@ const envSchema = z.object({
   SESSION_IDLE_MINUTES: positiveInt(120),
   SESSION_MAX_HOURS: positiveInt(24 * 7),
   RATE_LIMIT_PER_MINUTE: positiveInt(600),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(20),
+  OVERLOAD_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   TRUST_PROXY: bool,
   CORS_ORIGINS: z.string().default(''),
   WEB_DIST_DIR: z.string().optional(),
@@ -62,6 +75,8 @@ export interface Config {
   dataDir: string;
   /** Unset: embedded SQLite in `dataDir`. */
   databaseUrl: string | undefined;
+  /** Per-IP rate limit counters in Redis; unset: in PostgreSQL (`rate_windows`), or in memory on SQLite. */
+  redisUrl: string | undefined;
   logLevel: string;
   productTitle: string;
   serverFlag: string;
@@ -78,6 +93,8 @@ export interface Config {
   payment: { provider: 'sandbox' };
   /** Lets callback URLs reach private, loopback and link-local addresses (on-premise setups). */
   callbackAllowPrivate: boolean;
+  /** Waits between callback attempts (tests only); unset: 5 s … 40 min, 8 attempts (callbacks/service.ts). */
+  callbackRetryDelaysMs?: number[] | undefined;
   messaging: {
     provider: 'simulator';
     qrTtlMs: number;
@@ -88,6 +105,13 @@ export interface Config {
   };
   session: { idleMs: number; maxMs: number };
   rateLimitPerMinute: number;
+  /** PostgreSQL connections per process; a request waits at most `POOL_WAIT_MS` for one (db/index.ts). */
+  databasePoolSize: number;
+  /**
+   * Load shedding (lib/overload.ts): while the event loop's mean delay is above this, new requests
+   * are answered 503 at once. 0 turns it off.
+   */
+  overloadEventLoopDelayMs: number;
   trustProxy: boolean;
   corsOrigins: string[];
   webDistDir: string;
@@ -119,6 +143,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       'PAYMENT_PROVIDER=sandbox lets customers confirm their own payments; in production configure a real payment provider or set PAYMENT_SANDBOX_IN_PRODUCTION=true explicitly',
     );
   }
+  if (isProduction && e.CALLBACK_RETRY_DELAYS_MS) {
+    throw new ConfigError(
+      'CALLBACK_RETRY_DELAYS_MS is for automated tests only and is refused in production',
+    );
+  }
   if (e.SEED_DEMO && (isProduction || e.DATABASE_URL)) {
     throw new ConfigError('SEED_DEMO is only for the embedded SQLite database outside production');
   }
@@ -131,6 +160,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
     logLevel: e.LOG_LEVEL,
     productTitle: e.PRODUCT_TITLE,
     serverFlag: e.SERVER_FLAG ?? (isProduction ? 'formal' : 'test'),
@@ -143,6 +173,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     sms: { provider: e.SMS_PROVIDER },
     payment: { provider: e.PAYMENT_PROVIDER },
     callbackAllowPrivate: e.CALLBACK_ALLOW_PRIVATE ?? false,
+    callbackRetryDelaysMs: e.CALLBACK_RETRY_DELAYS_MS?.split(',').map(Number),
     messaging: {
       provider: e.MESSAGING_PROVIDER,
       qrTtlMs: e.QR_TTL_SECONDS * 1000,
@@ -152,6 +183,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     session: { idleMs: e.SESSION_IDLE_MINUTES * 60_000, maxMs: e.SESSION_MAX_HOURS * 3_600_000 },
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    overloadEventLoopDelayMs: e.OVERLOAD_EVENT_LOOP_DELAY_MS,
     trustProxy: e.TRUST_PROXY ?? false,
     corsOrigins: e.CORS_ORIGINS.split(',')
       .map((s) => s.trim())

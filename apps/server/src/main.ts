@@ -16,6 +16,7 @@ async function main() {
   const config = loadConfig();
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
+    poolSize: config.databasePoolSize,
     sqliteFile: path.join(config.dataDir, 'app.sqlite'),
   });
   await migrateToLatest(database.db);

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { Database } from './db/index.js';
+import { createDirectoryCache } from './modules/api-accounts/cache.js';
 import { createApiAccountService } from './modules/api-accounts/service.js';
 import { createApiAuth } from './modules/api-auth/service.js';
 import { createAuditService } from './modules/audit/service.js';
@@ -19,6 +20,7 @@ import { createOnboardingService } from './modules/onboarding/service.js';
 import { createOperatorService } from './modules/operator/service.js';
 import { createOrderService } from './modules/orders/service.js';
 import { createPackageService } from './modules/packages/service.js';
+import { createRateLimits } from './modules/rate-limits/service.js';
 import { createRealNameService } from './modules/realname/service.js';
 import { createRecordService } from './modules/records/service.js';
 import { createSettingsService } from './modules/settings/service.js';
@@ -39,6 +41,8 @@ export interface ServiceOptions {
   bus?: EventBus | undefined;
   callbackRetryDelaysMs?: number[] | undefined;
   callbackTimeoutMs?: number | undefined;
+  /** Prefix of the rate limits' Redis keys (tests give each run its own). */
+  rateLimitKeyPrefix?: string | undefined;
 }
 
 /**
@@ -54,6 +58,13 @@ export function createServices(opts: ServiceOptions) {
   // ---- accounts and the installation
   const settings = createSettingsService(db);
   const audit = createAuditService(db);
+  // Per-IP rate limits: Redis with REDIS_URL, else the database on PostgreSQL, else this process.
+  const rateLimits = createRateLimits({
+    database,
+    redisUrl: config.redisUrl,
+    log,
+    redisKeyPrefix: opts.rateLimitKeyPrefix,
+  });
   const bus = opts.bus ?? createLocalBus();
   // Copies of sessions and users for authenticated requests; changes travel on the bus, so every
   // process drops its copies before a revoking or updating call answers (auth/cache.ts).
@@ -95,6 +106,13 @@ export function createServices(opts: ServiceOptions) {
     gate: company,
     usage: (companyId) => gateway.onlineBySubAccount(companyId),
     allowPrivateCallbacks: config.callbackAllowPrivate,
+    // Copies of sub-accounts and API settings for credential checks, sends and callbacks, dropped
+    // on every process before a changing call answers (api-accounts/cache.ts).
+    cache: createDirectoryCache({
+      announce: (change) => bus.announceChange(change),
+      listen: (listener) => bus.onChange(listener),
+      live: () => bus.changesLive(),
+    }),
   });
   const apiAuth = createApiAuth({ db, accounts: apiAccounts }, { secretNeedsHttps: config.isProduction });
 
@@ -105,7 +123,7 @@ export function createServices(opts: ServiceOptions) {
     bus,
     subAccounts: apiAccounts,
     allowPrivate: config.callbackAllowPrivate,
-    retryDelaysMs: opts.callbackRetryDelaysMs,
+    retryDelaysMs: opts.callbackRetryDelaysMs ?? config.callbackRetryDelaysMs,
     timeoutMs: opts.callbackTimeoutMs,
   });
   const simulator = createSimulator({
@@ -156,6 +174,7 @@ export function createServices(opts: ServiceOptions) {
     apiAuth,
     settings,
     audit,
+    rateLimits,
     files,
     support,
     company,

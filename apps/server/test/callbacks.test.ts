@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/index.js';
 import { sweep } from '../src/housekeeping.js';
 import { sha256 } from '../src/lib/crypto.js';
+import { createDirectoryCache, localDirectoryChanges } from '../src/modules/api-accounts/cache.js';
 import { subAccountDirectory } from '../src/modules/api-accounts/service.js';
 import { createCallbackService, signCallback } from '../src/modules/callbacks/service.js';
 import { createLocalBus } from '../src/modules/events/bus.js';
@@ -560,7 +561,7 @@ describe.each(dialects)('callbacks (%s)', (dialect) => {
       };
       const worker = createCallbackService({
         db: strict.database.db,
-        subAccounts: subAccountDirectory(strict.database.db),
+        subAccounts: subAccountDirectory(strict.database.db, createDirectoryCache(localDirectoryChanges())),
         log: strict.app.log,
         bus: createLocalBus(),
         allowPrivate: false,
@@ -747,14 +748,14 @@ describe.each(dialects)('callbacks (%s)', (dialect) => {
       const workers = [
         createCallbackService({
           db: tc.database.db,
-          subAccounts: subAccountDirectory(tc.database.db),
+          subAccounts: subAccountDirectory(tc.database.db, createDirectoryCache(localDirectoryChanges())),
           log: tc.app.log,
           bus: createLocalBus(),
           allowPrivate: true,
         }),
         createCallbackService({
           db: other.db,
-          subAccounts: subAccountDirectory(other.db),
+          subAccounts: subAccountDirectory(other.db, createDirectoryCache(localDirectoryChanges())),
           log: tc.app.log,
           bus: createLocalBus(),
           allowPrivate: true,

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { CallDef, CallRequest, UserInfo } from '@wxc/contract';
 import { authCalls } from '@wxc/contract';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { type BuildOptions, buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -71,6 +72,8 @@ export interface TestAppOptions {
    * dropped on close, so a second app can reopen the same data. The test drops it.
    */
   pgSchema?: string;
+  /** PostgreSQL pool: connections and the wait for a free one (default: the service's). */
+  pool?: { size: number; waitMs: number };
   /** More options for buildApp (callback worker, retry delays, ...). */
   app?: Partial<Omit<BuildOptions, 'config' | 'database'>>;
 }
@@ -82,15 +85,16 @@ export async function createTestApp(
 ): Promise<TestApp> {
   let dropSchema: (() => Promise<void>) | undefined;
   let database: Database;
+  const pool = options.pool ? { poolSize: options.pool.size, poolWaitMs: options.pool.waitMs } : {};
   if (dialect === 'postgres' && options.pgSchema) {
-    database = await openDatabase({ databaseUrl: PG_URL, pgSchema: options.pgSchema });
+    database = await openDatabase({ databaseUrl: PG_URL, pgSchema: options.pgSchema, ...pool });
   } else if (dialect === 'postgres') {
     const schema = `t_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: PG_URL });
     await admin.connect();
     await admin.query(`create schema ${schema}`);
     await admin.end();
-    database = await openDatabase({ databaseUrl: PG_URL, pgSchema: schema });
+    database = await openDatabase({ databaseUrl: PG_URL, pgSchema: schema, ...pool });
     dropSchema = async () => {
       const c = new pg.Client({ connectionString: PG_URL });
       await c.connect();
@@ -205,11 +209,20 @@ export async function sharedDatabase(dialect: Dialect) {
   };
 }
 
-/** Row counts of every table: "bad input writes nothing" compares two of these. */
+/**
+ * Row counts of every table: "bad input writes nothing" compares two of these. Not `rate_windows`:
+ * on PostgreSQL the rate limiter counts every request there, bad ones included (modules/rate-limits).
+ */
 export async function tableCounts(database: Database): Promise<Record<keyof DB, number>> {
+  // PostgreSQL: this suite's schema only (introspection lists every schema's tables).
+  const schema =
+    database.dialect === 'postgres'
+      ? (await sql<{ s: string }>`select current_schema() as s`.execute(database.db)).rows[0]?.s
+      : undefined;
   const tables = (await database.db.introspection.getTables())
+    .filter((t) => schema === undefined || t.schema === schema)
     .map((t) => t.name)
-    .filter((n) => !n.startsWith('kysely_'));
+    .filter((n) => !n.startsWith('kysely_') && n !== 'rate_windows');
   const counts = {} as Record<keyof DB, number>;
   for (const table of tables.sort() as (keyof DB)[]) {
     const row = await database.db

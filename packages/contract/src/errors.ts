@@ -12,6 +12,8 @@ export const ErrorCatalogue = {
   CONFLICT: { code: '409', status: 409, message: '操作冲突，请刷新后重试' },
   TOO_MANY_REQUESTS: { code: '429', status: 429, message: '请求过于频繁，请稍后再试' },
   INTERNAL: { code: '500', status: 500, message: '服务器开小差了，请稍后再试' },
+  /** Overloaded: shed at once (with Retry-After) rather than answered after a long wait. */
+  SERVICE_BUSY: { code: '503', status: 503, message: '服务繁忙，请稍后再试' },
 
   FORBIDDEN: { code: '40300', status: 403, message: '没有权限执行此操作' },
   REGISTRATION_CLOSED: { code: '40301', status: 403, message: '暂未开放注册，请联系客服' },

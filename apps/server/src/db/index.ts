@@ -27,13 +27,29 @@ export interface OpenOptions {
   sqliteFile?: string;
   /** PostgreSQL schema to use (tests give each suite its own). */
   pgSchema?: string;
+  /** PostgreSQL connections kept at most (DATABASE_POOL_SIZE). */
+  poolSize?: number;
+  /** How long a query waits for a free connection (default POOL_WAIT_MS; tests shorten it). */
+  poolWaitMs?: number;
 }
+
+/**
+ * How long a query waits for a free PostgreSQL connection before it gives up. The wait is the
+ * overload signal: a request that could not get a connection in this time is answered 503
+ * (lib/error-handler.ts) rather than kept waiting until its client gives up.
+ */
+export const POOL_WAIT_MS = 5_000;
+
+/** The pool's error for "no connection became free in POOL_WAIT_MS" (pg's own wording). */
+export const isPoolWaitTimeout = (err: { message?: string }) =>
+  err.message === 'timeout exceeded when trying to connect';
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
-      max: 10,
+      max: opts.poolSize ?? 20,
+      connectionTimeoutMillis: opts.poolWaitMs ?? POOL_WAIT_MS,
       ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
     });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });

@@ -337,6 +337,16 @@ export interface ApiNoncesTable {
   created_at: number;
 }
 
+/**
+ * Per-IP rate limit windows shared by the processes on one PostgreSQL (module `rate-limits`):
+ * `key` is the route address and client, `count` the requests of the window ending at `reset_at`.
+ */
+export interface RateWindowsTable {
+  key: string;
+  count: number;
+  reset_at: number;
+}
+
 /** The operator's facts about a company: an internal remark and a service end (null: no limit). */
 export interface CompanyOpsTable {
   company_id: string;
@@ -382,6 +392,7 @@ export interface DB {
   callback_events: CallbackEventsTable;
   callback_attempts: CallbackAttemptsTable;
   api_nonces: ApiNoncesTable;
+  rate_windows: RateWindowsTable;
   packages: PackagesTable;
   subscriptions: SubscriptionsTable;
   orders: OrdersTable;

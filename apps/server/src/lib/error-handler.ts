@@ -1,7 +1,9 @@
 import type { Socket } from 'node:net';
 import { ErrorCatalogue } from '@wxc/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isPoolWaitTimeout } from '../db/index.js';
 import { AppError } from './errors.js';
+import { busy } from './overload.js';
 import { RequestValidationError } from './validation.js';
 
 const envelope = (code: string, message: string) => ({ code, message, data: null });
@@ -54,6 +56,11 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (typeof err.statusCode === 'number' && err.statusCode > 400 && err.statusCode < 500) {
       // Any other client error a plugin raises (406, 415, ...): its status, the "400" envelope.
       return reply.status(err.statusCode).send(envelope(ErrorCatalogue.BAD_REQUEST.code, '请求格式错误'));
+    }
+    if (isPoolWaitTimeout(err) || err.code === 'SQLITE_BUSY') {
+      // No database connection (or lock) came free in time: overloaded, not broken.
+      req.log.warn({ err: err.message }, 'database busy: answered 503');
+      return reply.send(busy(reply));
     }
     req.log.error({ err }, 'unhandled error');
     const { code, message } = ErrorCatalogue.INTERNAL;

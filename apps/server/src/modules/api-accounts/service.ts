@@ -9,6 +9,7 @@ import { assertCallbackUrlAllowed } from '../../lib/url-guard.js';
 import type { AuditService } from '../audit/service.js';
 import type { CompanyGate } from '../company/service.js';
 import type { PackageService } from '../packages/service.js';
+import type { CompanyApiConfig, DirectoryCache } from './cache.js';
 import * as repo from './repo.js';
 
 /** How many messaging accounts each sub-account has logged in now, by sub-account id. */
@@ -30,29 +31,51 @@ export function toApiAccount(row: ApiAccountRow, usedNum: number): ApiAccount {
 
 /**
  * What other modules read and change of sub-accounts, injected as narrow dependencies (the gateway,
- * callbacks, api-auth, packages); rows never leave through the console calls.
+ * callbacks, api-auth, packages); rows never leave through the console calls. The lookups of the hot
+ * paths (an API request's credentials, a send's sub-account, a callback's URL) read through `cache`.
  */
-export function subAccountDirectory(db: Kysely<DB>) {
+export function subAccountDirectory(db: Kysely<DB>, cache: DirectoryCache) {
+  /** Reads a sub-account row and keeps it unless a change was announced meanwhile. */
+  async function readAccount(read: Promise<ApiAccountRow | undefined>, gen: number) {
+    const row = await read;
+    if (row) cache.keepAccount(gen, row, Date.now());
+    return row;
+  }
   return {
     /** Slots allocated to the company's active sub-accounts (packages: the quota summary). */
     allocatedSlots: (companyId: string) => repo.allocatedSlots(db, companyId),
     /** One sub-account of the company, active or reclaimed (gateway, callbacks). */
-    subAccount: (companyId: string, id: string) => repo.find(db, companyId, id),
+    async subAccount(companyId: string, id: string) {
+      const copy = cache.account(id, Date.now());
+      if (copy) return copy.company_id === companyId ? copy : undefined;
+      return readAccount(repo.find(db, companyId, id), cache.generation());
+    },
     /** The company's active sub-accounts, oldest first (gateway: the default for a console login). */
     activeSubAccounts: (companyId: string) => repo.list(db, companyId, false),
     /** The sub-account behind an appKey (api-auth). */
-    byAppKey: (appKey: string) => repo.findByAppKey(db, appKey),
+    async byAppKey(appKey: string) {
+      const copy = cache.accountByKey(appKey, Date.now());
+      if (copy) return copy;
+      return readAccount(repo.findByAppKey(db, appKey), cache.generation());
+    },
     /** The company's API settings (api-auth: the IP allow-list; callbacks: the default URL). */
-    async getCompanyConfig(companyId: string) {
+    async getCompanyConfig(companyId: string): Promise<CompanyApiConfig> {
+      const copy = cache.config(companyId, Date.now());
+      if (copy) return copy;
+      const gen = cache.generation();
       const row = await repo.findSettings(db, companyId);
-      return {
+      const config = {
         defaultCallbackUrl: row?.default_callback_url ?? null,
         ipAllowlist: row ? (JSON.parse(row.ip_allowlist) as string[]) : [],
       };
+      cache.keepConfig(gen, companyId, config, Date.now());
+      return config;
     },
     /** Saves a sub-account's callback URL once callbacks has tested it. */
-    setCallbackUrl: (companyId: string, id: string, callbackUrl: string) =>
-      repo.update(db, companyId, id, { callback_url: callbackUrl, updated_at: Date.now() }),
+    async setCallbackUrl(companyId: string, id: string, callbackUrl: string) {
+      await repo.update(db, companyId, id, { callback_url: callbackUrl, updated_at: Date.now() });
+      await cache.changed({ subAccounts: [id] });
+    },
   };
 }
 
@@ -69,6 +92,8 @@ export interface ApiAccountDeps {
   allowPrivateCallbacks: boolean;
   /** Operator rules (real-name switch, service expiry, tier vs access mode) checked before API access is opened. */
   gate?: Pick<CompanyGate, 'assertMayTrade' | 'assertTierFits'> | undefined;
+  /** Copies for the hot paths; every write below announces what it changed before it answers. */
+  cache: DirectoryCache;
 }
 
 /**
@@ -83,6 +108,7 @@ export function createApiAccountService({
   usage,
   allowPrivateCallbacks,
   gate,
+  cache,
 }: ApiAccountDeps) {
   const checkUrl = (url: string) => assertCallbackUrlAllowed(url, { allowPrivate: allowPrivateCallbacks });
 
@@ -196,6 +222,7 @@ export function createApiAccountService({
         ...(input.callbackUrl !== undefined ? { callback_url: input.callbackUrl } : {}),
         updated_at: Date.now(),
       });
+      await cache.changed({ subAccounts: [row.id] });
       return view(await own(companyId, row.id));
     },
 
@@ -204,6 +231,7 @@ export function createApiAccountService({
       if (row.status !== 'active') throw new AppError('CONFLICT', '子账号已回收，不能重置密钥');
       const secret = newAppSecret();
       await repo.update(db, companyId, id, { secret_hash: sha256(secret), updated_at: Date.now() });
+      await cache.changed({ subAccounts: [id] });
       await audit.record({ userId: companyId, action: 'apiAccount.resetSecret', ip, detail: { id } });
       return { account: await view(await own(companyId, id)), appSecret: secret };
     },
@@ -212,6 +240,7 @@ export function createApiAccountService({
       const row = await own(companyId, id);
       if (!(await repo.recover(db, companyId, row.id, Date.now())))
         throw new AppError('CONFLICT', '该子账号已回收');
+      await cache.changed({ subAccounts: [row.id] });
       await audit.record({ userId: companyId, action: 'apiAccount.recover', ip, detail: { id } });
       return view(await own(companyId, id));
     },
@@ -227,6 +256,7 @@ export function createApiAccountService({
         if (availableNum > row.available_num) await assertFits(trx, companyId, availableNum, id);
         await repo.update(trx, companyId, id, { available_num: availableNum, updated_at: Date.now() });
       });
+      await cache.changed({ subAccounts: [id] });
       return view(await own(companyId, id));
     },
 
@@ -242,6 +272,7 @@ export function createApiAccountService({
         ip_allowlist: JSON.stringify(ipAllowlist),
         updated_at: Date.now(),
       });
+      await cache.changed({ companies: [companyId] });
       return { defaultCallbackUrl: input.defaultCallbackUrl, ipAllowlist };
     },
 
@@ -269,7 +300,7 @@ export function createApiAccountService({
       return { apiOpened: subAccountCount > 0, subAccountCount };
     },
 
-    ...subAccountDirectory(db),
+    ...subAccountDirectory(db, cache),
   };
 }
 

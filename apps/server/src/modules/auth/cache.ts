@@ -1,4 +1,5 @@
 import type { User } from '../../db/schema.js';
+import { type Changes, localChanges } from '../../lib/copies.js';
 
 /**
  * In-process copies of sessions and users, so that an authenticated request reads no row: the
@@ -28,32 +29,10 @@ export interface AuthChange {
 }
 
 /** How changes travel between processes (the event bus; wired in services.ts). */
-export interface AuthChanges {
-  /**
-   * Announces a change to this process (synchronously, before anything else runs) and to the others;
-   * resolves once every other process will hear it, rejects when it could not be sent.
-   */
-  announce(change: AuthChange): Promise<void>;
-  /** Changes announced by any process; 'all' when some may have been missed. Returns the unsubscribe. */
-  listen(listener: (change: AuthChange | 'all') => void): () => void;
-  /** Whether the announcements of every process reach this one now. */
-  live(): boolean;
-}
+export type AuthChanges = Changes<AuthChange>;
 
 /** One process: announcements are synchronous calls, always live. */
-export function localAuthChanges(): AuthChanges {
-  const listeners = new Set<(change: AuthChange | 'all') => void>();
-  return {
-    async announce(change) {
-      for (const listener of listeners) listener(change);
-    },
-    listen(listener) {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
-    },
-    live: () => true,
-  };
-}
+export const localAuthChanges = (): AuthChanges => localChanges<AuthChange>();
 
 export interface CachedSession {
   sessionId: string;

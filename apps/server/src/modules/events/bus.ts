@@ -28,12 +28,15 @@ export interface SessionsEnded {
 }
 
 /**
- * A change of state other processes keep copies of (module auth: sessions ended, users updated), so
- * that they drop those copies. Ids only.
+ * A change of state other processes keep copies of (module auth: sessions ended, users updated;
+ * module api-accounts: sub-accounts and API settings), so that they drop those copies. Ids only.
  */
 export interface StateChange {
   sessions?: string[];
   users?: string[];
+  /** Module api-accounts: sub-accounts changed, and companies whose API settings changed. */
+  subAccounts?: string[];
+  companies?: string[];
 }
 
 export interface EventBus {
@@ -256,12 +259,10 @@ export async function createPostgresBus(url: string, log: FastifyBaseLogger): Pr
     onSessionsEnded: local.onSessionsEnded,
     async announceChange(change) {
       changed(change);
-      const sessions = change.sessions ?? [];
-      const users = change.users ?? [];
-      for (let i = 0; i < sessions.length; i += IDS_PER_NOTIFY)
-        await notifySurely({ o: origin, c: { sessions: sessions.slice(i, i + IDS_PER_NOTIFY) } });
-      for (let i = 0; i < users.length; i += IDS_PER_NOTIFY)
-        await notifySurely({ o: origin, c: { users: users.slice(i, i + IDS_PER_NOTIFY) } });
+      for (const [kind, ids] of Object.entries(change) as [keyof StateChange, string[] | undefined][]) {
+        for (let i = 0; i < (ids?.length ?? 0); i += IDS_PER_NOTIFY)
+          await notifySurely({ o: origin, c: { [kind]: ids!.slice(i, i + IDS_PER_NOTIFY) } });
+      }
     },
     onChange(listener) {
       changeListeners.add(listener);

@@ -249,23 +249,25 @@ export const oldestQueued = (db: Kysely<DB>, accountId: string) =>
     .executeTakeFirst();
 
 /**
- * Claims a queued message for delivery under a token and a lease, so exactly one drain sends it;
- * false when another did.
+ * Claims the account's oldest queued message under a token and a lease, in one statement; nothing
+ * when the queue is empty or another drain (another process) claimed that message first.
  */
-export async function claimMessage(
-  db: Kysely<DB>,
-  id: string,
-  token: string,
-  leaseUntil: number,
-): Promise<boolean> {
-  const res = await db
+export const claimOldestQueued = (db: Kysely<DB>, accountId: string, token: string, leaseUntil: number) =>
+  db
     .updateTable('wx_messages')
     .set({ status: 'sending', claim_token: token, lease_until: leaseUntil })
-    .where('id', '=', id)
+    .where('id', '=', (eb) =>
+      eb
+        .selectFrom('wx_messages')
+        .select('id')
+        .where('status', '=', 'queued')
+        .where('wx_account_id', '=', accountId)
+        .orderBy('seq')
+        .limit(1),
+    )
     .where('status', '=', 'queued')
+    .returningAll()
     .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
-}
 
 /**
  * Settles a claimed message, sent or failed, only by the claim's holder; false when the claim was

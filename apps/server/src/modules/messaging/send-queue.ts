@@ -17,7 +17,7 @@ const SLOT_MARGIN_MS = 5_000;
 /** Why a message of an account that went offline is not sent (logins.ts says the same at logout). */
 export const OFFLINE_SEND_ERROR = '账号已下线，消息未发送';
 
-type QueuedMessage = NonNullable<Awaited<ReturnType<typeof repo.oldestQueued>>>;
+type QueuedMessage = NonNullable<Awaited<ReturnType<typeof repo.claimOldestQueued>>>;
 
 export interface SendQueueDeps {
   /** Pacing: at least this long between two sends of one account (0: no pacing). */
@@ -31,9 +31,10 @@ export interface SendQueueDeps {
  * for its next send slot (and a sweep, run by the gateway, for other processes' queues).
  *
  * Protocol, across processes, every step one conditional update (repo.ts, "the send queue"):
- * - a send stores the message `queued` and drains the account's queue at once;
- * - draining claims the account's send slot (`wx_accounts.next_send_at`: the pacing), then the
- *   oldest queued message (`queued -> sending`): `claim` below;
+ * - a send stores the message `queued` and drains the account's queue at once (one drain per
+ *   account in a process: `kick`; the send call waits for its own message's outcome);
+ * - draining claims, when paced, the account's send slot (`wx_accounts.next_send_at`), then the
+ *   oldest queued message (`queued -> sending`, one statement: `repo.claimOldestQueued`);
  * - the provider's outcome settles it (`sending -> sent | failed`): `settle` below;
  * - a claim carries a token and a lease (SEND_LEASE_MS): only the token's holder settles the
  *   message, and only an expired lease is taken back (`reclaimExpired`: to the queue while the
@@ -48,11 +49,15 @@ export function createSendQueue(ctx: GatewayContext, { sendIntervalMs, packages 
   const timers = new Map<string, { timer: NodeJS.Timeout; at: number }>();
   let stopped = false;
 
+  /**
+   * This process's drain of each account: one at a time (concurrent sends of one account would only
+   * race each other for the same oldest message); kicked while it runs, it looks again when done.
+   */
+  const runs = new Map<string, { again: boolean; done: Promise<void> }>();
+  /** Send calls waiting for the outcome of their own message, by message id. */
+  const waiters = new Map<string, (status: 'sent' | 'failed') => void>();
+
   // ---- the claim protocol
-  const claim = async (message: QueuedMessage) => {
-    const token = randomUUID();
-    return (await repo.claimMessage(db, message.id, token, Date.now() + SEND_LEASE_MS)) ? token : null;
-  };
   const settle = (message: QueuedMessage, token: string, status: 'sent' | 'failed', error: string | null) =>
     repo.settleMessage(db, message.id, token, status, error);
   /** Expired claims: back to the queue (account online) or failed and told (account offline). */
@@ -115,12 +120,36 @@ export function createSendQueue(ctx: GatewayContext, { sendIntervalMs, packages 
     const timer = setTimeout(
       () => {
         timers.delete(accountId);
-        void drain(accountId);
+        void kick(accountId);
       },
       Math.max(0, delayMs),
     );
     timer.unref();
     timers.set(accountId, { timer, at });
+  }
+
+  /** Drains the account now, or once more after the drain under way here; resolves when done. */
+  function kick(accountId: string, known?: WxAccountViewRow): Promise<void> {
+    const running = runs.get(accountId);
+    if (running) {
+      running.again = true;
+      return running.done;
+    }
+    const run = { again: false, done: Promise.resolve() };
+    runs.set(accountId, run);
+    run.done = (async () => {
+      try {
+        let account = known;
+        do {
+          run.again = false;
+          await drain(accountId, account);
+          account = undefined; // read again: it may have gone offline meanwhile
+        } while (run.again && !stopped);
+      } finally {
+        runs.delete(accountId);
+      }
+    })();
+    return run.done;
   }
 
   /** The outcome of one send, told to the live consoles and the account's callback URL. */
@@ -148,54 +177,56 @@ export function createSendQueue(ctx: GatewayContext, { sendIntervalMs, packages 
   }
 
   /**
-   * Sends the account's queued messages in order, one per pacing interval, across processes: the
-   * send slot and each message are claimed first. Returns the outcome of the messages this call sent.
+   * Sends the account's queued messages in order, across processes: each message is claimed first
+   * (and, paced, the account's send slot before it, one send per interval). Only `kick` calls it.
    */
-  async function drain(accountId: string, known?: WxAccountViewRow): Promise<Map<string, 'sent' | 'failed'>> {
-    const done = new Map<string, 'sent' | 'failed'>();
+  async function drain(accountId: string, known?: WxAccountViewRow): Promise<void> {
     /** The paced slot this drain holds, so a failure frees it instead of stalling the account. */
     let held: number | null = null;
     try {
       const account = known ?? (await repo.findAccountById(db, accountId));
-      if (account?.status !== 'online') return done;
+      if (account?.status !== 'online') return;
       for (;;) {
-        const message = await repo.oldestQueued(db, accountId);
-        if (!message) return done;
         const now = Date.now();
-        // Paced, the slot is held through the whole send and freed to "this send's end + the
-        // interval" after it, so two sends of one account are never closer than the interval,
-        // whichever processes make them. (Unpaced, it is not held: sends may overlap.)
-        const hold = sendIntervalMs > 0 ? now + SEND_TIMEOUT_MS + SLOT_MARGIN_MS : now;
-        if (!(await repo.claimSendSlot(db, accountId, now, hold))) {
-          // Held by a send under way (perhaps in another process): look again after an interval
-          // rather than at the hold's end, which is only there for a holder that crashed.
-          const fresh = await repo.findAccountById(db, accountId);
-          if (fresh?.status === 'online')
-            schedule(accountId, Math.min(Number(fresh.next_send_at) - now, Math.max(sendIntervalMs, 20)));
-          return done;
+        if (sendIntervalMs > 0) {
+          if (!(await repo.oldestQueued(db, accountId))) return;
+          // Paced, the slot is held through the whole send and freed to "this send's end + the
+          // interval" after it, so two sends of one account are never closer than the interval,
+          // whichever processes make them. (Unpaced there is no slot: sends may overlap.)
+          const hold = now + SEND_TIMEOUT_MS + SLOT_MARGIN_MS;
+          if (!(await repo.claimSendSlot(db, accountId, now, hold))) {
+            // Held by a send under way (perhaps in another process): look again after an interval
+            // rather than at the hold's end, which is only there for a holder that crashed.
+            const fresh = await repo.findAccountById(db, accountId);
+            if (fresh?.status === 'online')
+              schedule(accountId, Math.min(Number(fresh.next_send_at) - now, Math.max(sendIntervalMs, 20)));
+            return;
+          }
+          held = hold;
         }
-        if (sendIntervalMs > 0) held = hold;
-        const token = await claim(message);
-        if (!token) {
-          // Another drain sent it meanwhile: free the slot for the next message at once.
-          if (sendIntervalMs > 0) await repo.releaseSendSlot(db, accountId, hold, now);
+        const token = randomUUID();
+        const message = await repo.claimOldestQueued(db, accountId, token, now + SEND_LEASE_MS);
+        if (!message) {
+          if (held !== null) await repo.releaseSendSlot(db, accountId, held, now);
           held = null;
-          continue;
+          // Empty, or another process claimed the oldest first: go on while anything is queued.
+          if (await repo.oldestQueued(db, accountId)) continue;
+          return;
         }
         const outcome = await sendWithTimeout(account, message);
         const status = outcome.ok ? 'sent' : 'failed';
         const error = outcome.ok ? null : outcome.error;
         if (await settle(message, token, status, error)) {
-          done.set(message.id, status);
+          waiters.get(message.id)?.(status);
           await announce(account, message, status, error);
         } else {
           log.warn({ msgId: message.id }, 'send settled after its claim expired; outcome not announced');
         }
-        if (sendIntervalMs > 0) {
-          await repo.releaseSendSlot(db, accountId, hold, Date.now() + sendIntervalMs);
+        if (held !== null) {
+          await repo.releaseSendSlot(db, accountId, held, Date.now() + sendIntervalMs);
           held = null;
           schedule(accountId, sendIntervalMs);
-          return done;
+          return;
         }
       }
     } catch (err) {
@@ -205,7 +236,6 @@ export function createSendQueue(ctx: GatewayContext, { sendIntervalMs, packages 
         await repo.releaseSendSlot(db, accountId, hold, Date.now() + sendIntervalMs).catch(() => undefined);
         schedule(accountId, sendIntervalMs);
       }
-      return done;
     }
   }
 
@@ -219,13 +249,17 @@ export function createSendQueue(ctx: GatewayContext, { sendIntervalMs, packages 
       }
       const raw = toRaw(input);
       const row = await ctx.storeMessage(account, 'out', { peer, sender: account.wxid, ...raw }, 'queued');
-      const sent = await drain(account.id, account);
+      // Answered with the outcome when this process sends it within this drain; else `queued`
+      // (paced for later, or taken by another process), told later by event and callback.
+      const sent = new Promise<'sent' | 'failed'>((resolve) => waiters.set(row.id, resolve));
+      const drained = kick(account.id, account).then(() => 'queued' as const);
+      const status = await Promise.race([sent, drained]).finally(() => waiters.delete(row.id));
       return {
         msgId: row.id,
         newMsgId: row.new_msg_id,
         createTime: row.create_time,
         type: row.type,
-        status: sent.get(row.id) ?? ('queued' as const),
+        status,
       };
     },
 
@@ -245,7 +279,7 @@ export function createSendQueue(ctx: GatewayContext, { sendIntervalMs, packages 
     async sweep(now: number) {
       await reclaimExpired(now);
       for (const a of await repo.accountsWithDueQueue(db, now)) {
-        if (!timers.has(a.id)) await drain(a.id);
+        if (!timers.has(a.id) && !runs.has(a.id)) await kick(a.id);
       }
     },
 

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/index.js';
 import type { Route } from '../../lib/http.js';
+import { ANSWERED_UNDER_LOAD } from '../../lib/overload.js';
 import { readImages } from '../files/upload.js';
 import type { SupportContact } from './support.js';
 
@@ -28,8 +29,11 @@ export function registerSystemRoutes(
     },
     { rateLimitPerMinute: 30 },
   );
-  // Liveness: the process answers. Readiness: it can reach its database.
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  // Liveness: the process answers, overloaded or not. Readiness: it can take work now (while it
+  // sheds load, lib/overload.ts answers 503 here too) and reach its database.
+  app.get('/healthz', { schema: { hide: true }, config: ANSWERED_UNDER_LOAD }, async () => ({
+    status: 'ok',
+  }));
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
     try {
       await database.ping();

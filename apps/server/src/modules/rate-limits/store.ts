@@ -1,0 +1,160 @@
+import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import type { Redis } from 'ioredis';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import * as repo from './repo.js';
+
+/** What a window says after counting a request: its count so far and the ms until it ends. */
+export interface RateCount {
+  current: number;
+  ttl: number;
+}
+
+/**
+ * Where the counters live: one window per key, counted atomically. `memory` for the embedded
+ * single process, `table` (rate_windows) for processes sharing PostgreSQL, `redis` with REDIS_URL.
+ */
+export interface RateWindows {
+  readonly kind: 'memory' | 'table' | 'redis';
+  /** Counts one request under `key`; a new or expired window starts over and lasts `windowMs`. */
+  hit(key: string, windowMs: number): RateCount | Promise<RateCount>;
+}
+
+/**
+ * The rate limiter's store (`@fastify/rate-limit` builds it with `new Store(options)`): counters
+ * per client and route *address*. The plugin's own stores count each route and method apart, so
+ * the HEAD that Fastify answers with a GET route's handler (issuing a captcha, say) would get a
+ * second budget of its own; here they share one, whatever backend keeps the counters.
+ *
+ * A backend that fails (Redis or PostgreSQL unreachable) hands the error to the plugin, which lets
+ * the request through (`skipOnError`, set in app.ts); `onError` is told so it can warn.
+ */
+export function routeAddressStore(
+  windows: RateWindows,
+  onError: (err: Error) => void,
+): FastifyRateLimitStoreCtor {
+  class RouteAddressStore implements FastifyRateLimitStore {
+    constructor(
+      _options?: unknown,
+      /** The route's address and a space (a route's own limit); '' for the global limit. */
+      private readonly scope = '',
+    ) {}
+
+    incr(key: string, callback: (error: Error | null, result?: RateCount) => void, timeWindow: number): void {
+      let result: RateCount | Promise<RateCount>;
+      try {
+        result = windows.hit(this.scope + key, timeWindow);
+      } catch (err) {
+        fail(err, callback);
+        return;
+      }
+      // The in-memory backend answers at once: no promise on the path of every request.
+      if (result instanceof Promise) {
+        result.then(
+          (count) => callback(null, count),
+          (err) => fail(err, callback),
+        );
+      } else {
+        callback(null, result);
+      }
+    }
+
+    /** A route's own limit: its counters, scoped by the route's address (not its method). */
+    child(options: Parameters<FastifyRateLimitStore['child']>[0]): FastifyRateLimitStore {
+      // The plugin passes its merged limit options with the route under `routeInfo`.
+      const url = (options as { routeInfo?: { url?: string } }).routeInfo?.url ?? '';
+      return new RouteAddressStore(undefined, `${url} `);
+    }
+  }
+  const fail = (err: unknown, callback: (error: Error | null) => void) => {
+    const error = err instanceof Error ? err : new Error(String(err));
+    onError(error);
+    callback(error);
+  };
+  return RouteAddressStore;
+}
+
+/** Counters kept at most in memory (client and route pairs); expired ones go first, then the oldest. */
+const MAX_RATE_WINDOWS = 50_000;
+
+/** In-process counters: the embedded single-process default (SQLite). */
+export function memoryWindows(maxWindows = MAX_RATE_WINDOWS): RateWindows {
+  const windows = new Map<string, { count: number; resetAt: number }>();
+  const evict = (now: number) => {
+    for (const [id, window] of windows) {
+      if (window.resetAt <= now) windows.delete(id);
+    }
+    for (const id of windows.keys()) {
+      if (windows.size <= maxWindows) break;
+      windows.delete(id);
+    }
+  };
+  return {
+    kind: 'memory',
+    hit(key, windowMs) {
+      const now = Date.now();
+      let window = windows.get(key);
+      if (!window || window.resetAt <= now) {
+        window = { count: 0, resetAt: now + windowMs };
+        windows.delete(key); // re-inserted: the map stays in order of window start
+        windows.set(key, window);
+        if (windows.size > maxWindows) evict(now);
+      }
+      window.count += 1;
+      return { current: window.count, ttl: window.resetAt - now };
+    },
+  };
+}
+
+/**
+ * Counters in the `rate_windows` table, shared by every process on one PostgreSQL: one upsert per
+ * request (repo.hit). Expired rows are deleted by `sweepWindows` on a timer (service.ts).
+ */
+export function tableWindows(db: Kysely<DB>): RateWindows {
+  return {
+    kind: 'table',
+    async hit(key, windowMs) {
+      const now = Date.now();
+      const row = await repo.hit(db, key, windowMs, now);
+      return { current: row.count, ttl: Math.max(0, row.reset_at - now) };
+    },
+  };
+}
+
+/** Deletes the table's expired windows; returns how many. */
+export function sweepWindows(db: Kysely<DB>, now = Date.now()): Promise<number> {
+  return repo.deleteExpired(db, now);
+}
+
+/**
+ * INCR, and PEXPIRE when the window opens, in one script (one round trip, atomic): the count and
+ * the ms left. A key left without an expiry (never by this script) is given one.
+ */
+const HIT_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return {count, ttl}
+`;
+
+type WithHit = Redis & { wxcRateHit(key: string, windowMs: number): Promise<[number, number]> };
+
+/** Redis key prefix of the counters (`wxc:rl:<route address> <client>`, or `wxc:rl:<client>`). */
+export const REDIS_KEY_PREFIX = 'wxc:rl:';
+
+/** Counters in Redis (REDIS_URL): keys expire by themselves with their window. */
+export function redisWindows(client: Redis, prefix = REDIS_KEY_PREFIX): RateWindows {
+  client.defineCommand('wxcRateHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+  const hitter = client as WithHit;
+  return {
+    kind: 'redis',
+    async hit(key, windowMs) {
+      const [current, ttl] = await hitter.wxcRateHit(prefix + key, windowMs);
+      return { current: Number(current), ttl: Number(ttl) };
+    },
+  };
+}

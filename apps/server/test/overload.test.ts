@@ -1,0 +1,90 @@
+import { authCalls, ErrorCatalogue, packageCalls } from '@wxc/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, dialects, registerCompany, type TestApp } from './helpers.js';
+
+/**
+ * Keeps the event loop busy (a 150 ms busy wait per turn, requests served in between) until
+ * stopped: what a process saturated by its own work looks like to the load shedder.
+ */
+function hogEventLoop(): () => void {
+  let on = true;
+  const turn = () => {
+    if (!on) return;
+    const until = performance.now() + 150;
+    while (performance.now() < until) {
+      /* busy */
+    }
+    setImmediate(turn);
+  };
+  setImmediate(turn);
+  return () => {
+    on = false;
+  };
+}
+
+async function until(check: () => boolean, timeoutMs = 10_000) {
+  const start = Date.now();
+  while (!check()) {
+    if (Date.now() - start > timeoutMs) throw new Error('condition not reached');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe.each(dialects)('overload (%s)', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect, { OVERLOAD_EVENT_LOOP_DELAY_MS: '50' });
+  });
+  afterAll(() => t.close());
+
+  it('sheds new requests with 503 and Retry-After while overloaded; health answers; then recovers', async () => {
+    const company = await registerCompany(t);
+    expect((await t.call(authCalls.refreshLoginInfo, {}, { token: company.token })).code).toBe('200');
+
+    const stop = hogEventLoop();
+    try {
+      await until(() => t.app.isUnderPressure());
+      const shed = await t.call(authCalls.refreshLoginInfo, {}, { token: company.token });
+      expect(shed.status).toBe(503);
+      expect(shed.code).toBe(ErrorCatalogue.SERVICE_BUSY.code);
+      expect(shed.message).toBe('服务繁忙，请稍后再试');
+      expect(shed.headers['retry-after']).toBe('5');
+      // Liveness still answers (a busy process is not restarted); readiness says "not now".
+      expect((await t.app.inject({ url: '/healthz' })).statusCode).toBe(200);
+      expect((await t.app.inject({ url: '/readyz' })).statusCode).toBe(503);
+    } finally {
+      stop();
+    }
+    await until(() => !t.app.isUnderPressure());
+    expect((await t.call(authCalls.refreshLoginInfo, {}, { token: company.token })).code).toBe('200');
+    expect((await t.app.inject({ url: '/readyz' })).statusCode).toBe(200);
+  });
+});
+
+describe.runIf(dialects.includes('postgres'))('overload: no free database connection (postgres)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('postgres', {}, { pool: { size: 1, waitMs: 300 } });
+  });
+  afterAll(() => t.close());
+
+  it('answers 503 when no connection comes free in time, and serves again once one does', async () => {
+    const company = await registerCompany(t);
+    let release = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    // The pool's only connection, taken and kept busy.
+    const holding = t.database.db.connection().execute(() => held);
+    try {
+      const res = await t.call(packageCalls.list, {}, { token: company.token });
+      expect(res.status).toBe(503);
+      expect(res.code).toBe(ErrorCatalogue.SERVICE_BUSY.code);
+      expect(res.headers['retry-after']).toBe('5');
+    } finally {
+      release();
+      await holding;
+    }
+    expect((await t.call(packageCalls.list, {}, { token: company.token })).code).toBe('200');
+  });
+});

@@ -1,0 +1,329 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyRateLimitStore } from '@fastify/rate-limit';
+import { authCalls } from '@wxc/contract';
+import { Redis } from 'ioredis';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Dialect } from '../src/db/index.js';
+import {
+  type RateCount,
+  type RateWindows,
+  redisWindows,
+  routeAddressStore,
+  sweepWindows,
+  tableWindows,
+} from '../src/modules/rate-limits/store.js';
+import { createTestApp, dialects, sharedDatabase, type TestApp, uniquePhone } from './helpers.js';
+
+/**
+ * Per-IP rate limits hold for the whole deployment: two app instances on one database (or one
+ * Redis) share every budget. Redis runs when TEST_REDIS_URL is set (CI sets it; under CI a missing
+ * Redis is a failure, not a skip). Each run uses keys of its own and deletes only those.
+ */
+const REDIS_URL = process.env.TEST_REDIS_URL;
+if (process.env.CI === 'true' && !REDIS_URL) {
+  throw new Error(
+    'CI=true but TEST_REDIS_URL is not set: the Redis rate limit tests may not be skipped in CI',
+  );
+}
+const runPrefix = `wxc:rl:test-${process.pid}-${randomBytes(4).toString('hex')}:`;
+
+let redis: Redis | undefined;
+beforeAll(async () => {
+  if (REDIS_URL) redis = new Redis(REDIS_URL, { lazyConnect: true });
+  await redis?.connect();
+});
+afterAll(async () => {
+  if (!redis) return;
+  // Only this run's keys.
+  const keys: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, batch] = await redis.scan(cursor, 'MATCH', `${runPrefix}*`, 'COUNT', 1000);
+    cursor = next;
+    keys.push(...batch);
+  } while (cursor !== '0');
+  if (keys.length > 0) await redis.del(...keys);
+  await redis.quit();
+});
+
+const incr = (store: FastifyRateLimitStore, key: string, windowMs = 60_000) =>
+  new Promise<RateCount>((resolve, reject) =>
+    store.incr(key, (err, res) => (err ? reject(err) : resolve(res!)), windowMs, 1000),
+  );
+const routeOf = (url: string, method: string) =>
+  ({ routeInfo: { url, method } }) as unknown as Parameters<FastifyRateLimitStore['child']>[0];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// ---- the shared backends, as the store uses them ----------------------------------------------------
+
+interface Backend {
+  name: string;
+  windows: RateWindows;
+  dispose(): Promise<void>;
+  /** The table store only: rows in rate_windows, and the sweep. */
+  table?: { rows(): Promise<number>; sweep(now?: number): Promise<number> };
+}
+
+const backends: { name: string; make(): Promise<Backend> }[] = [
+  ...dialects.map((dialect) => ({
+    name: `table (${dialect})`,
+    async make(): Promise<Backend> {
+      const t = await createTestApp(dialect);
+      const db = t.database.db;
+      return {
+        name: `table (${dialect})`,
+        windows: tableWindows(db),
+        dispose: () => t.close(),
+        table: {
+          rows: async () =>
+            Number((await sql<{ n: number }>`select count(*) as n from rate_windows`.execute(db)).rows[0]?.n),
+          sweep: (now) => sweepWindows(db, now),
+        },
+      };
+    },
+  })),
+  ...(REDIS_URL
+    ? [
+        {
+          name: 'redis',
+          async make(): Promise<Backend> {
+            return {
+              name: 'redis',
+              windows: redisWindows(redis!, `${runPrefix}unit:${randomBytes(3).toString('hex')}:`),
+              dispose: async () => {},
+            };
+          },
+        },
+      ]
+    : []),
+];
+
+describe.each(backends)('rate limit backend: $name', ({ make }) => {
+  let b: Backend;
+  let Store: ReturnType<typeof routeAddressStore>;
+  beforeAll(async () => {
+    b = await make();
+    Store = routeAddressStore(b.windows, (err) => {
+      throw err;
+    });
+  });
+  afterAll(async () => b?.dispose());
+
+  it('counts a window, and starts a new one after it ends', async () => {
+    const store = new Store({});
+    expect((await incr(store, '10.0.0.1', 300)).current).toBe(1);
+    const second = await incr(store, '10.0.0.1', 300);
+    expect(second.current).toBe(2);
+    expect(second.ttl).toBeGreaterThan(0);
+    expect(second.ttl).toBeLessThanOrEqual(300);
+    await sleep(350);
+    const fresh = await incr(store, '10.0.0.1', 300);
+    expect(fresh.current).toBe(1);
+    expect(fresh.ttl).toBeGreaterThan(200);
+  });
+
+  it('HEAD and GET of one route share a budget; routes and clients count apart', async () => {
+    const root = new Store({});
+    const get = root.child(routeOf('/api/x', 'GET'));
+    const head = root.child(routeOf('/api/x', 'HEAD'));
+    expect((await incr(get, '10.0.0.2')).current).toBe(1);
+    expect((await incr(head, '10.0.0.2')).current).toBe(2);
+    expect((await incr(get, '10.0.0.2')).current).toBe(3);
+    expect((await incr(root.child(routeOf('/api/y', 'GET')), '10.0.0.2')).current).toBe(1);
+    expect((await incr(get, '10.0.0.3')).current).toBe(1);
+    expect((await incr(root, '10.0.0.2')).current).toBe(1); // the global limit: its own counter
+  });
+
+  it('counts 50 concurrent requests exactly: 1..50, each once', async () => {
+    const store = new Store({}).child(routeOf('/api/concurrent', 'GET'));
+    const counts = await Promise.all(Array.from({ length: 50 }, () => incr(store, '10.0.0.4')));
+    expect(counts.map((c) => c.current).sort((x, y) => x - y)).toEqual(
+      Array.from({ length: 50 }, (_, i) => i + 1),
+    );
+  });
+
+  it('the table sweep deletes expired windows only', async ({ skip }) => {
+    if (!b.table) return skip('Redis keys expire by themselves');
+    const store = new Store({});
+    await incr(store, '10.0.0.5', 60_000);
+    await incr(store, '10.0.0.6', 50);
+    await sleep(80);
+    const before = await b.table.rows();
+    expect(await b.table.sweep()).toBeGreaterThanOrEqual(1);
+    expect(await b.table.rows()).toBeLessThan(before);
+    expect((await incr(store, '10.0.0.5')).current).toBe(2); // the open window survived
+    expect((await incr(store, '10.0.0.6')).current).toBe(1);
+    // Later, every window has ended: all go.
+    const left = await b.table.rows();
+    expect(await b.table.sweep(Date.now() + 120_000)).toBe(left);
+    expect(await b.table.rows()).toBe(0);
+  });
+});
+
+// ---- two app instances, one budget ------------------------------------------------------------------
+
+const LIMIT = 5;
+const sharedCases: { name: string; dialect: Dialect; env: Record<string, string>; kind: string }[] = [
+  ...(dialects.includes('postgres')
+    ? [{ name: 'PostgreSQL (rate_windows)', dialect: 'postgres' as Dialect, env: {}, kind: 'table' }]
+    : []),
+  ...(REDIS_URL
+    ? [
+        {
+          name: 'Redis',
+          dialect: dialects.at(-1) as Dialect,
+          env: { REDIS_URL },
+          kind: 'redis',
+        },
+      ]
+    : []),
+];
+
+let ipSeq = 0;
+const nextIp = () => {
+  ipSeq += 1;
+  return `10.77.${Math.floor(ipSeq / 250)}.${(ipSeq % 250) + 1}`;
+};
+
+describe.each(sharedCases)('per-IP limits across two instances: $name', ({ dialect, env, kind }) => {
+  let a: TestApp;
+  let b: TestApp;
+  let dispose: () => Promise<void>;
+  const prefix = `${runPrefix}apps:`;
+
+  beforeAll(async () => {
+    const shared = await sharedDatabase(dialect);
+    dispose = shared.dispose;
+    const options = { ...shared.options, sensitiveRateLimit: LIMIT, app: { rateLimitKeyPrefix: prefix } };
+    a = await createTestApp(dialect, env, options);
+    b = await createTestApp(dialect, env, options);
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await dispose?.();
+  });
+
+  it(`uses the ${kind} store`, () => {
+    expect(a.app.services.rateLimits.kind).toBe(kind);
+    expect(b.app.services.rateLimits.kind).toBe(kind);
+  });
+
+  it('answers exactly `limit` captcha requests alternating between the instances, then 429 on both', async () => {
+    const ip = nextIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < LIMIT; i++) {
+      const res = await (i % 2 === 0 ? a : b).call(authCalls.getVerifyCode, {}, { ip });
+      statuses.push(res.status);
+      expect(res.code).toBe('200');
+    }
+    expect(statuses).toEqual(Array(LIMIT).fill(200));
+    for (const t of [a, b]) {
+      const over = await t.call(authCalls.getVerifyCode, {}, { ip });
+      expect(over).toMatchObject({ status: 429, code: '429', data: null });
+      const retryAfter = Number(over.headers['retry-after']);
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+    }
+    // HEAD of the same address spends the same budget, on either instance.
+    const head = await b.app.inject({ method: 'HEAD', url: authCalls.getVerifyCode.path, remoteAddress: ip });
+    expect(head.statusCode).toBe(429);
+    // Another client, and another call from this one, are not affected.
+    expect((await b.call(authCalls.getVerifyCode, {}, { ip: nextIp() })).code).toBe('200');
+    expect((await a.call(authCalls.isAutoRegiste, {}, { ip })).code).toBe('200');
+  });
+
+  it('counts concurrent requests on both instances exactly: `limit` answered, the rest 429', async () => {
+    const ip = nextIp();
+    const results = await Promise.all(
+      Array.from({ length: 4 * LIMIT }, (_, i) => (i % 2 ? a : b).call(authCalls.getVerifyCode, {}, { ip })),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(LIMIT);
+    expect(results.filter((r) => r.status === 429)).toHaveLength(3 * LIMIT);
+  });
+
+  it('login and SMS calls share their budgets across the instances too', async () => {
+    const ip = nextIp();
+    const login = { companyAccount: 'nobody', password: 'x', captchaId: 'x', captchaCode: 'pass' };
+    for (let i = 0; i < LIMIT; i++) {
+      expect((await (i % 2 ? a : b).call(authCalls.login, login, { ip })).status).not.toBe(429);
+    }
+    expect((await a.call(authCalls.login, login, { ip })).status).toBe(429);
+    expect((await b.call(authCalls.login, login, { ip })).status).toBe(429);
+
+    const sms = () => ({ phone: uniquePhone(), captchaId: 'x', captchaCode: 'pass' });
+    for (let i = 0; i < LIMIT; i++) {
+      expect((await (i % 2 ? a : b).call(authCalls.sendRegisterSms, sms(), { ip })).code).toBe('200');
+    }
+    expect((await a.call(authCalls.sendRegisterSms, sms(), { ip })).status).toBe(429);
+    expect((await b.call(authCalls.sendRegisterSms, sms(), { ip })).status).toBe(429);
+  });
+});
+
+// ---- fail open --------------------------------------------------------------------------------------
+
+function capturingLogger() {
+  const lines: string[] = [];
+  return {
+    lines,
+    logger: { level: 'warn', stream: { write: (line: string) => void lines.push(line) } },
+  };
+}
+
+describe('a shared store that does not answer fails open, with a warning', () => {
+  it('Redis unreachable: requests past the limit are served, one warning is logged', async () => {
+    const { lines, logger } = capturingLogger();
+    // Nothing listens on port 1 of the loopback.
+    const t = await createTestApp(
+      dialects[0]!,
+      { REDIS_URL: 'redis://127.0.0.1:1' },
+      { sensitiveRateLimit: 2, logger },
+    );
+    try {
+      expect(t.app.services.rateLimits.kind).toBe('redis');
+      const ip = nextIp();
+      for (let i = 0; i < 4; i++) {
+        expect((await t.call(authCalls.getVerifyCode, {}, { ip })).code).toBe('200');
+      }
+      const warnings = lines.filter((l) => l.includes('fail open'));
+      expect(warnings.length).toBe(1);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it.runIf(dialects.includes('postgres'))(
+    'PostgreSQL without the table: requests are served, a warning is logged',
+    async () => {
+      const { lines, logger } = capturingLogger();
+      const t = await createTestApp('postgres', {}, { sensitiveRateLimit: 2, logger });
+      try {
+        expect(t.app.services.rateLimits.kind).toBe('table');
+        await sql`drop table rate_windows`.execute(t.database.db);
+        const ip = nextIp();
+        for (let i = 0; i < 4; i++) {
+          expect((await t.call(authCalls.getVerifyCode, {}, { ip })).code).toBe('200');
+        }
+        expect(lines.some((l) => l.includes('fail open'))).toBe(true);
+      } finally {
+        await t.close();
+      }
+    },
+  );
+});
+
+describe.each(dialects.filter((d) => d === 'sqlite'))('embedded SQLite (%s)', (dialect) => {
+  it('counts in this process (one process only); the limit holds', async () => {
+    const t = await createTestApp(dialect, {}, { sensitiveRateLimit: 2 });
+    try {
+      expect(t.app.services.rateLimits.kind).toBe('memory');
+      const ip = nextIp();
+      expect((await t.call(authCalls.getVerifyCode, {}, { ip })).status).toBe(200);
+      expect((await t.call(authCalls.getVerifyCode, {}, { ip })).status).toBe(200);
+      expect((await t.call(authCalls.getVerifyCode, {}, { ip })).status).toBe(429);
+    } finally {
+      await t.close();
+    }
+  });
+});
