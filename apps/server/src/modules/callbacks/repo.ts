@@ -59,9 +59,9 @@ export const attemptsOf = (db: Kysely<DB>, eventId: string) =>
   db.selectFrom('callback_attempts').selectAll().where('event_id', '=', eventId).orderBy('attempt').execute();
 
 /**
- * Claims up to `limit` due events for this worker: candidates are read, then each is taken with a
- * conditional UPDATE (still pending, still due, not locked). Only one process can win that UPDATE,
- * so an attempt is never made twice; `locked_until` doubles as the claim token.
+ * Claims up to `limit` due events for this worker in one statement: the due candidates are taken by
+ * a conditional UPDATE (still pending, still due, not locked) that only one process can win, so an
+ * attempt is never made twice; `locked_until` doubles as the claim token. Oldest due first.
  */
 export async function claimDue(
   db: Kysely<DB>,
@@ -69,29 +69,25 @@ export async function claimDue(
   limit: number,
   lockUntil: number,
 ): Promise<CallbackEventRow[]> {
-  const candidates = await db
-    .selectFrom('callback_events')
-    .select('id')
+  const rows = await db
+    .updateTable('callback_events')
+    .set({ locked_until: lockUntil })
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('callback_events')
+        .select('id')
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', '<=', now)
+        .where('locked_until', '<', now)
+        .orderBy('next_attempt_at')
+        .limit(limit),
+    )
     .where('status', '=', 'pending')
     .where('next_attempt_at', '<=', now)
     .where('locked_until', '<', now)
-    .orderBy('next_attempt_at')
-    .limit(limit)
+    .returningAll()
     .execute();
-  const claimed: CallbackEventRow[] = [];
-  for (const { id } of candidates) {
-    const row = await db
-      .updateTable('callback_events')
-      .set({ locked_until: lockUntil })
-      .where('id', '=', id)
-      .where('status', '=', 'pending')
-      .where('next_attempt_at', '<=', now)
-      .where('locked_until', '<', now)
-      .returningAll()
-      .executeTakeFirst();
-    if (row) claimed.push(row);
-  }
-  return claimed;
+  return rows.sort((a, b) => (a.next_attempt_at ?? 0) - (b.next_attempt_at ?? 0) || a.created_at - b.created_at);
 }
 
 /** When the next pending, unlocked event falls due (null: none). */
@@ -128,20 +124,55 @@ export async function recordAttempt(db: Kysely<DB>, eventId: string, o: AttemptO
     .returning('attempts')
     .executeTakeFirst();
   if (!row) return 0; // deleted meanwhile (housekeeping)
-  await db
+  await insertAttempt(db, eventId, row.attempts, o);
+  return row.attempts;
+}
+
+/**
+ * A successful attempt of a claimed event, logged and settled `delivered` in one update of the event
+ * (plus its attempt row); null when the claim was lost meanwhile (a replay reset it), in which case
+ * nothing was written and the caller logs the attempt with `recordAttempt`.
+ */
+export async function recordDelivered(
+  db: Kysely<DB>,
+  eventId: string,
+  token: number,
+  o: AttemptOutcome,
+  now: number,
+): Promise<number | null> {
+  const row = await db
+    .updateTable('callback_events')
+    .set((eb) => ({
+      attempts: eb('attempts', '+', 1),
+      last_status_code: o.statusCode,
+      last_error: o.error,
+      status: 'delivered',
+      next_attempt_at: null,
+      delivered_at: now,
+      locked_until: 0,
+    }))
+    .where('id', '=', eventId)
+    .where('locked_until', '=', token)
+    .returning('attempts')
+    .executeTakeFirst();
+  if (!row) return null;
+  await insertAttempt(db, eventId, row.attempts, o);
+  return row.attempts;
+}
+
+const insertAttempt = (db: Kysely<DB>, eventId: string, attempt: number, o: AttemptOutcome) =>
+  db
     .insertInto('callback_attempts')
     .values({
       id: newId(),
       event_id: eventId,
-      attempt: row.attempts,
+      attempt,
       status_code: o.statusCode,
       error: o.error,
       duration_ms: Math.max(0, Math.round(o.durationMs)),
       created_at: o.at,
     })
     .execute();
-  return row.attempts;
-}
 
 /** How many attempts in a row, newest first, did not succeed (2xx). */
 export async function trailingFailures(db: Kysely<DB>, eventId: string): Promise<number> {

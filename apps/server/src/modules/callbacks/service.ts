@@ -162,16 +162,14 @@ export function createCallbackService(deps: CallbackServiceDeps) {
       ? await post(event.url, event.id, event.payload, account.secret_hash)
       : { statusCode: null, error: '子账号不存在', durationMs: 0, at: Date.now() };
     const status = await db.transaction().execute(async (trx) => {
-      await repo.recordAttempt(trx, event.id, outcome);
       const now = Date.now();
       if (isOk(outcome)) {
-        const won = await repo.settle(trx, event.id, token, {
-          status: 'delivered',
-          next_attempt_at: null,
-          delivered_at: now,
-        });
-        return won ? 'delivered' : null;
+        // The common case in one update: counted, logged and settled.
+        if ((await repo.recordDelivered(trx, event.id, token, outcome, now)) !== null) return 'delivered';
+        await repo.recordAttempt(trx, event.id, outcome);
+        return null;
       }
+      await repo.recordAttempt(trx, event.id, outcome);
       // Failures in a row; modulo the budget, so a replay of a failed event gets a fresh schedule.
       const step = (await repo.trailingFailures(trx, event.id)) % maxAttempts;
       const giveUp = step === 0 || !account;

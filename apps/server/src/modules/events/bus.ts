@@ -110,9 +110,12 @@ export function createLocalBus(): EventBus {
 
 /** NOTIFY payloads are limited to 8000 bytes: ids (16 characters) go in batches well below that. */
 const IDS_PER_NOTIFY = 200;
+/** A batch of live events stays below this many bytes (of JSON), with room for the envelope. */
+const MAX_BATCH_BYTES = 7000;
 
 type Wire =
   | { o: string; e: BusEvent }
+  | { o: string; b: BusEvent[] }
   | { o: string; s: SessionsEnded }
   | { o: string; c: StateChange }
   | { o: string; h: number };
@@ -157,11 +160,12 @@ export async function createPostgresBus(url: string, log: FastifyBaseLogger): Pr
         return;
       }
       if (wire.o === origin) return;
-      if ('e' in wire) {
-        const event = busEventOf(wire.e);
-        if (event) local.publish(event);
-        else
-          log.warn({ kind: (wire.e as { kind?: unknown })?.kind }, 'live event not in the contract, dropped');
+      if ('b' in wire || 'e' in wire) {
+        for (const raw of 'b' in wire ? wire.b : [wire.e]) {
+          const event = busEventOf(raw);
+          if (event) local.publish(event);
+          else log.warn({ kind: (raw as { kind?: unknown })?.kind }, 'live event not in the contract, dropped');
+        }
       } else if ('c' in wire) changed(wire.c);
       else void local.endSessions(wire.s);
     } catch (err) {
@@ -237,10 +241,35 @@ export async function createPostgresBus(url: string, log: FastifyBaseLogger): Pr
   }, HEARTBEAT_MS);
   heartbeat.unref();
 
+  /**
+   * Live events leave in batches: one NOTIFY carries every event published while the previous one
+   * was on its way (each NOTIFY is a transaction that PostgreSQL serialises on its notification
+   * queue, so one per event caps the whole deployment at a few hundred events a second). One batch
+   * at a time, in order; each under the 8000-byte payload limit.
+   */
+  let outgoing: { event: BusEvent; bytes: number }[] = [];
+  let sending = false;
+  async function sendEvents() {
+    sending = true;
+    while (outgoing.length > 0) {
+      let size = 0;
+      let n = 0;
+      while (n < outgoing.length && (n === 0 || size + outgoing[n]!.bytes < MAX_BATCH_BYTES)) {
+        size += outgoing[n]!.bytes + 1;
+        n += 1;
+      }
+      const batch = outgoing.slice(0, n).map((o) => o.event);
+      outgoing = outgoing.slice(n);
+      await notify({ o: origin, b: batch }).catch((err) => log.warn({ err }, 'live event notify failed'));
+    }
+    sending = false;
+  }
+
   return {
     publish(event) {
       local.publish(event);
-      notify({ o: origin, e: event }).catch((err) => log.warn({ err }, 'live event notify failed'));
+      outgoing.push({ event, bytes: Buffer.byteLength(JSON.stringify(event)) });
+      if (!sending) void sendEvents();
     },
     subscribe: local.subscribe,
     async endSessions(ended) {

@@ -14,6 +14,8 @@ const SEND_LEASE_MS = 5 * 60_000;
 const SEND_TIMEOUT_MS = 60_000;
 /** A paced send slot is held this much past the send's timeout, then free again (a crashed holder). */
 const SLOT_MARGIN_MS = 5_000;
+/** A send call waits at most this long for its message's outcome, then answers `queued`. */
+const SEND_ANSWER_WAIT_MS = 1_000;
 /** Why a message of an account that went offline is not sent (logins.ts says the same at logout). */
 export const OFFLINE_SEND_ERROR = '账号已下线，消息未发送';
 
@@ -207,11 +209,12 @@ export function createSendQueue(ctx: GatewayContext, { sendIntervalMs, packages 
         const token = randomUUID();
         const message = await repo.claimOldestQueued(db, accountId, token, now + SEND_LEASE_MS);
         if (!message) {
-          if (held !== null) await repo.releaseSendSlot(db, accountId, held, now);
+          // Empty, or another process claimed the oldest first. Paced: free the slot and look again
+          // while anything is queued. Unpaced: done; a drain that claimed one goes on to the rest.
+          if (held === null) return;
+          await repo.releaseSendSlot(db, accountId, held, now);
           held = null;
-          // Empty, or another process claimed the oldest first: go on while anything is queued.
-          if (await repo.oldestQueued(db, accountId)) continue;
-          return;
+          continue;
         }
         const outcome = await sendWithTimeout(account, message);
         const status = outcome.ok ? 'sent' : 'failed';
@@ -249,11 +252,19 @@ export function createSendQueue(ctx: GatewayContext, { sendIntervalMs, packages 
       }
       const raw = toRaw(input);
       const row = await ctx.storeMessage(account, 'out', { peer, sender: account.wxid, ...raw }, 'queued');
-      // Answered with the outcome when this process sends it within this drain; else `queued`
-      // (paced for later, or taken by another process), told later by event and callback.
+      // Answered with the outcome when this process sends it soon; else `queued` (paced for later,
+      // taken by another process, or behind a backlog), told later by event and callback. Stored
+      // is acknowledged: a send call never waits on a long queue.
       const sent = new Promise<'sent' | 'failed'>((resolve) => waiters.set(row.id, resolve));
       const drained = kick(account.id, account).then(() => 'queued' as const);
-      const status = await Promise.race([sent, drained]).finally(() => waiters.delete(row.id));
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise<'queued'>((resolve) => {
+        timer = setTimeout(() => resolve('queued'), SEND_ANSWER_WAIT_MS);
+      });
+      const status = await Promise.race([sent, drained, waited]).finally(() => {
+        clearTimeout(timer);
+        waiters.delete(row.id);
+      });
       return {
         msgId: row.id,
         newMsgId: row.new_msg_id,
