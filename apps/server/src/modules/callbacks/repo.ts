@@ -87,7 +87,9 @@ export async function claimDue(
     .where('locked_until', '<', now)
     .returningAll()
     .execute();
-  return rows.sort((a, b) => (a.next_attempt_at ?? 0) - (b.next_attempt_at ?? 0) || a.created_at - b.created_at);
+  return rows.sort(
+    (a, b) => (a.next_attempt_at ?? 0) - (b.next_attempt_at ?? 0) || a.created_at - b.created_at,
+  );
 }
 
 /** When the next pending, unlocked event falls due (null: none). */

@@ -164,7 +164,8 @@ export async function createPostgresBus(url: string, log: FastifyBaseLogger): Pr
         for (const raw of 'b' in wire ? wire.b : [wire.e]) {
           const event = busEventOf(raw);
           if (event) local.publish(event);
-          else log.warn({ kind: (raw as { kind?: unknown })?.kind }, 'live event not in the contract, dropped');
+          else
+            log.warn({ kind: (raw as { kind?: unknown })?.kind }, 'live event not in the contract, dropped');
         }
       } else if ('c' in wire) changed(wire.c);
       else void local.endSessions(wire.s);
