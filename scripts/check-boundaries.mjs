@@ -76,6 +76,7 @@ export const MODULES = {
   },
   visitors: { owns: ['page_views'], reads: [], uses: ['settings', 'statistics'] },
   onboarding: { owns: [], reads: [], uses: [] },
+  showcase: { owns: ['showcase_articles', 'showcase_roles', 'showcase_tokens'], reads: [], uses: [] },
 };
 
 /** Start-up and background jobs of the composition root that call repos directly (no rules in them). */
@@ -286,9 +287,10 @@ for (const [m, spec] of Object.entries(MODULES)) {
 for (const file of filesUnder(CONTRACT_CALLS)) {
   const rel = path.relative(ROOT, file);
   const text = readFileSync(file, 'utf8');
-  for (let at = text.indexOf('defineCall({'); at >= 0; at = text.indexOf('defineCall({', at + 1)) {
+  const starts = [...text.matchAll(/\bdefine(?:Showcase)?Call\(\{/g)].map((m) => m.index);
+  for (const at of starts) {
     let depth = 0;
-    let end = at + 'defineCall('.length;
+    let end = text.indexOf('(', at) + 1;
     for (; end < text.length; end++) {
       if (text[end] === '{') depth++;
       else if (text[end] === '}' && --depth === 0) break;

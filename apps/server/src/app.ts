@@ -4,7 +4,7 @@ import compress from '@fastify/compress';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import { emptyRequest, MEDIA_MAX_BYTES } from '@wxc/contract';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { ZodType } from 'zod';
 import type { Config } from './config.js';
 import type { Database } from './db/index.js';
@@ -34,6 +34,7 @@ import { registerOrderRoutes } from './modules/orders/routes.js';
 import { registerPackageRoutes } from './modules/packages/routes.js';
 import { registerRealNameRoutes } from './modules/realname/routes.js';
 import { registerRecordRoutes } from './modules/records/routes.js';
+import { registerShowcaseRoutes } from './modules/showcase/routes.js';
 import { registerSimulatorRoutes } from './modules/sim/routes.js';
 import type { SmsProvider } from './modules/sms/provider.js';
 import { registerStatisticsRoutes } from './modules/statistics/routes.js';
@@ -211,8 +212,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorate('services', services);
 
   installBodyDigest(app, apiAuth.precheckSigned); // signed API requests: SHA-256 of the exact body bytes
+  const session = (req: FastifyRequest) => sessions.authenticate(tokenFromHeader(req.headers.authorization));
   const route = createRouter(app, {
-    session: (req) => sessions.authenticate(tokenFromHeader(req.headers.authorization)),
+    session,
     credentials: (req) => apiAuth.fromCredentials(req),
     company: (id) => users.customer(id),
     audit: ({ operatorId, companyId, call, ip }) =>
@@ -239,6 +241,12 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerRealNameRoutes(route, services.realName);
   registerOperatorRoutes(route, services.operator);
   registerOnboardingRoutes(route, services.onboarding);
+  // The template showcase: its own protocol ({ code: 20000, data }); 404 throughout when SHOWCASE is off.
+  registerShowcaseRoutes(app, services.showcase, {
+    enabled: config.showcase,
+    session,
+    rateLimitPerMinute: config.rateLimitPerMinute,
+  });
 
   // Workers. onClose hooks run in reverse order: the gateway and the callback worker stop before
   // the bus closes.

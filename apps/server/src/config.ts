@@ -62,6 +62,7 @@ const envSchema = z.object({
   OVERLOAD_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   TRUST_PROXY: bool,
   CORS_ORIGINS: z.string().default(''),
+  SHOWCASE: bool,
   WEB_DIST_DIR: z.string().optional(),
 });
 
@@ -113,6 +114,11 @@ export interface Config {
    */
   overloadEventLoopDelayMs: number;
   trustProxy: boolean;
+  /**
+   * The template showcase (spec "Template demo routes" and "Mock endpoints", DESIGN.md §10): its
+   * routes in the menu and `/vue-element-admin/*`. On outside production, off in production unless set.
+   */
+  showcase: boolean;
   corsOrigins: string[];
   webDistDir: string;
 }
@@ -186,6 +192,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     databasePoolSize: e.DATABASE_POOL_SIZE,
     overloadEventLoopDelayMs: e.OVERLOAD_EVENT_LOOP_DELAY_MS,
     trustProxy: e.TRUST_PROXY ?? false,
+    showcase: e.SHOWCASE ?? !isProduction,
     corsOrigins: e.CORS_ORIGINS.split(',')
       .map((s) => s.trim())
       .filter(Boolean),

@@ -24,6 +24,7 @@ import { createRateLimits } from './modules/rate-limits/service.js';
 import { createRealNameService } from './modules/realname/service.js';
 import { createRecordService } from './modules/records/service.js';
 import { createSettingsService } from './modules/settings/service.js';
+import { createShowcaseService } from './modules/showcase/service.js';
 import { createSimulator } from './modules/sim/provider.js';
 import { devOutboxProvider, type SmsProvider } from './modules/sms/provider.js';
 import { createSmsService } from './modules/sms/service.js';
@@ -156,6 +157,8 @@ export function createServices(opts: ServiceOptions) {
   const realName = createRealNameService({ db, files, users, settings, audit, bus });
   const operator = createOperatorService({ db, packages, apiAccounts, companyOps: company, audit });
   const visitors = createVisitorService(db, settings);
+  // The template showcase's backend (/vue-element-admin/*): its own tables, nothing of the others.
+  const showcase = createShowcaseService(db);
   const onboarding = createOnboardingService({
     subscriptions: (companyId) => packages.mySubscriptions(companyId),
     apiAccounts: (companyId) => apiAccounts.list(companyId, false),
@@ -190,6 +193,7 @@ export function createServices(opts: ServiceOptions) {
     realName,
     operator,
     visitors,
+    showcase,
     onboarding,
   };
 }

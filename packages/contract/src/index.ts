@@ -15,6 +15,21 @@ export * as orderCalls from './calls/orders.js';
 export * as packageCalls from './calls/packages.js';
 export * as realNameCalls from './calls/realname.js';
 export * as recordCalls from './calls/records.js';
+export * as showcaseCalls from './calls/showcase.js';
+export {
+  allShowcaseCalls,
+  SHOWCASE_CODES,
+  SHOWCASE_LOGGED_OUT_CODES,
+  type ShowcaseArticle,
+  type ShowcaseCallDef,
+  type ShowcaseCodeName,
+  type ShowcaseEnvelope,
+  type ShowcaseRequest,
+  type ShowcaseResponse,
+  type ShowcaseRole,
+  type ShowcaseRoute,
+  showcaseEnvelopeSchema,
+} from './calls/showcase.js';
 export * as simCalls from './calls/sim.js';
 export * as statisticsCalls from './calls/statistics.js';
 export * as systemCalls from './calls/system.js';

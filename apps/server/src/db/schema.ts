@@ -377,10 +377,61 @@ export interface PageViewsTable {
   views: number;
 }
 
+/** Template showcase (module `showcase`): an article, numbered per company. */
+export interface ShowcaseArticlesTable {
+  company_id: string;
+  id: number;
+  title: string;
+  /** Sanitised rich text. */
+  content: string;
+  content_short: string;
+  author: string;
+  reviewer: string;
+  importance: number;
+  type: string;
+  status: string;
+  display_at: number;
+  /** Hundredths of the forecast (0–10000). */
+  forecast_x100: number;
+  comment_disabled: number;
+  pageviews: number;
+  image_uri: string;
+  source_uri: string;
+  /** Comma-separated. */
+  platforms: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Template showcase: a role of a company with its route tree (JSON). */
+export interface ShowcaseRolesTable {
+  company_id: string;
+  key: string;
+  name: string;
+  description: string;
+  routes: string;
+  builtin: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Template showcase: a showcase identity's token (hashed), valid only for /vue-element-admin/*. */
+export interface ShowcaseTokensTable {
+  token_hash: string;
+  company_id: string;
+  username: string;
+  created_at: number;
+  expires_at: number;
+  replaced_at: number | null;
+}
+
 export interface DB {
   company_ops: CompanyOpsTable;
   realname_reviews: RealnameReviewsTable;
   page_views: PageViewsTable;
+  showcase_articles: ShowcaseArticlesTable;
+  showcase_roles: ShowcaseRolesTable;
+  showcase_tokens: ShowcaseTokensTable;
   wx_devices: WxDevicesTable;
   wx_accounts: WxAccountsTable;
   wx_logins: WxLoginsTable;

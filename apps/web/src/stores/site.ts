@@ -9,6 +9,8 @@ export interface SiteInfo {
   supportText: string;
   /** Callback URLs may point at loopback or private addresses (on-premise setups). */
   callbackPrivateAllowed: boolean;
+  /** The template showcase is on (SHOWCASE): its routes join the menu. */
+  showcase: boolean;
 }
 
 export const useSite = create<SiteInfo & { loaded: boolean; year: number }>(() => ({
@@ -17,6 +19,7 @@ export const useSite = create<SiteInfo & { loaded: boolean; year: number }>(() =
   supportQrUrl: null,
   supportText: '',
   callbackPrivateAllowed: false,
+  showcase: false,
   loaded: false,
   // The year in page footers: the server's, where a page carries it (the prerendered sign-in page).
   year: new Date().getFullYear(),

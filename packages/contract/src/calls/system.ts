@@ -18,6 +18,8 @@ export const siteInfo = defineCall({
     supportText: z.string(),
     /** Whether callback URLs may point at loopback or private addresses (on-premise setups). */
     callbackPrivateAllowed: z.boolean(),
+    /** Whether the template showcase (spec "Template demo routes") is on: its menu and /vue-element-admin/*. */
+    showcase: z.boolean(),
   }),
 });
 

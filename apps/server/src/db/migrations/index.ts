@@ -6,6 +6,7 @@ import * as m0004 from './0004_realname_operator.js';
 import * as m0005 from './0005_files.js';
 import * as m0006 from './0006_send_lease.js';
 import * as m0007 from './0007_rate_windows.js';
+import * as m0008 from './0008_showcase.js';
 
 /**
  * Every migration, in order. Listed here rather than read from disk so the bundled server carries
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '0005_files': m0005,
   '0006_send_lease': m0006,
   '0007_rate_windows': m0007,
+  '0008_showcase': m0008,
 };

@@ -18,6 +18,7 @@ export function registerSystemRoutes(
     productTitle: config.productTitle,
     serverFlag: config.serverFlag,
     callbackPrivateAllowed: config.callbackAllowPrivate,
+    showcase: config.showcase,
     ...(await support.contact()),
   }));
   route(systemCalls.adminSaveSupport, ({ input }) => support.save(input));
