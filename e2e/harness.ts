@@ -4,6 +4,7 @@
  * drives Debian's Chromium through playwright-core. Nothing here downloads a browser.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -17,6 +18,7 @@ import * as orderCalls from '@wxc/contract/calls/orders';
 import * as packageCalls from '@wxc/contract/calls/packages';
 import * as simCalls from '@wxc/contract/calls/sim';
 import { TOKEN_COOKIE } from '@wxc/contract/constants';
+import pg from 'pg';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
@@ -50,6 +52,8 @@ export interface TestServer {
   stop(): Promise<void>;
   /** Kills the service outright (SIGKILL, no shutdown at all) and keeps its data for a restart. */
   kill(): Promise<void>;
+  /** Stops the service as an orchestrator would (SIGTERM) and keeps its data; its exit code. */
+  terminate(): Promise<number | null>;
   /** The folder to hand `startServer` to start again on the same data. */
   root: string;
 }
@@ -189,6 +193,15 @@ export async function startServer(
       }
       rmSync(dataDir, { recursive: true, force: true });
     },
+    async terminate() {
+      if (exited) return child.exitCode;
+      const done = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      const code = await done;
+      clearTimeout(timer);
+      return code;
+    },
     async kill() {
       if (exited) return;
       const done = new Promise((r) => child.once('exit', r));
@@ -196,6 +209,37 @@ export async function startServer(
       await done;
     },
   };
+}
+
+/** A PostgreSQL server the tests may create databases on (CI sets TEST_DATABASE_URL). */
+export const PG_URL = process.env.TEST_DATABASE_URL;
+
+async function pgAdmin(sql: string): Promise<void> {
+  const c = new pg.Client({ connectionString: PG_URL });
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+export interface FreshPostgres {
+  name: string;
+  /** Its `DATABASE_URL`. */
+  url: string;
+  /** Drops it, ending any connection still open to it. */
+  drop(): Promise<void>;
+}
+
+/** Creates an empty database on TEST_DATABASE_URL's server, for the services of one test. */
+export async function freshPostgresDatabase(prefix = 'wxc_e2e'): Promise<FreshPostgres> {
+  if (!PG_URL) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+  await pgAdmin(`CREATE DATABASE ${name}`);
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
+  return { name, url: url.toString(), drop: () => pgAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
 let phoneSeq = 0;

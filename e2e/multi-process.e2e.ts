@@ -1,40 +1,33 @@
 /**
  * Several processes on one PostgreSQL (issue 17): three processes of the built service share a fresh
  * database, and a customer's requests land on any of them, as behind a load balancer. Sessions and
- * their revocation, the QR login, sending (each message once, paced), and the login lockout hold
- * across them. Runs when TEST_DATABASE_URL names a PostgreSQL server (CI sets it).
+ * their revocation, the QR login, sending (each message once, paced), the login lockout and the
+ * per-IP rate limits hold across them. Runs when TEST_DATABASE_URL names a PostgreSQL server (CI sets it).
  */
-import { randomBytes } from 'node:crypto';
 import * as authCalls from '@wxc/contract/calls/auth';
 import * as messagingCalls from '@wxc/contract/calls/messaging';
 import * as simCalls from '@wxc/contract/calls/sim';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CAPTCHA, payingCompany, startServer, type TestServer } from './harness';
+import {
+  CAPTCHA,
+  type FreshPostgres,
+  freshPostgresDatabase,
+  PG_URL,
+  payingCompany,
+  startServer,
+  type TestServer,
+} from './harness';
 
-const PG_URL = process.env.TEST_DATABASE_URL;
 const INTERVAL_MS = 150;
 
 describe.skipIf(!PG_URL)('three processes on one PostgreSQL', () => {
   const servers: TestServer[] = [];
-  let dbName = '';
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: PG_URL });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
-  };
+  let database: FreshPostgres | undefined;
 
   beforeAll(async () => {
-    dbName = `wxc_mp_${randomBytes(4).toString('hex')}`;
-    await admin(`CREATE DATABASE ${dbName}`);
-    const url = new URL(PG_URL!);
-    url.pathname = `/${dbName}`;
+    database = await freshPostgresDatabase('wxc_mp');
     const env = {
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: database.url,
       RATE_LIMIT_PER_MINUTE: '1000000',
       SEND_INTERVAL_MS: String(INTERVAL_MS),
       SIM_REPLY_DELAY_MS: '0',
@@ -47,7 +40,7 @@ describe.skipIf(!PG_URL)('three processes on one PostgreSQL', () => {
 
   afterAll(async () => {
     for (const s of servers) await s.stop();
-    if (dbName) await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await database?.drop();
   });
 
   it('a session made on one process works on the others, and a logout ends it on all of them', async () => {
@@ -127,5 +120,25 @@ describe.skipIf(!PG_URL)('three processes on one PostgreSQL', () => {
     const codes = answers.map((r) => r.code);
     expect(codes.filter((c) => c !== '40013' && c !== '42903')).toEqual([]);
     expect(codes.filter((c) => c === '40013').length).toBeLessThanOrEqual(5);
+  });
+
+  it('answers one client address 30 captchas a minute in all, whichever processes they reach', async () => {
+    // One address (the proxy's X-Forwarded-For), its requests spread over the three processes.
+    const ip = `10.77.${Math.floor(Math.random() * 250) + 1}.${Math.floor(Math.random() * 250) + 1}`;
+    const statuses: number[] = [];
+    for (let i = 0; i < 36; i++) {
+      const res = await fetch(`${servers[i % 3]!.baseUrl}${authCalls.getVerifyCode.path}`, {
+        headers: { 'X-Forwarded-For': ip },
+      });
+      await res.arrayBuffer();
+      statuses.push(res.status);
+    }
+    expect(statuses.filter((s) => s === 200).length).toBe(30);
+    expect(statuses.slice(30)).toEqual([429, 429, 429, 429, 429, 429]);
+    // Another address still has its own budget.
+    const other = await fetch(`${servers[1]!.baseUrl}${authCalls.getVerifyCode.path}`, {
+      headers: { 'X-Forwarded-For': '10.78.0.1' },
+    });
+    expect(other.status).toBe(200);
   });
 });

@@ -245,10 +245,10 @@ export function createCallbackService(deps: CallbackServiceDeps) {
     return JSON.stringify(body);
   }
 
-  async function store(input: CallbackEventInput, url: string): Promise<string> {
+  async function store(input: CallbackEventInput, url: string, within?: Kysely<DB>): Promise<string> {
     const id = newId();
     const now = Date.now();
-    await repo.insertEvent(db, {
+    await repo.insertEvent(within ?? db, {
       id,
       company_id: input.companyId,
       api_account_id: input.subAccountId,
@@ -266,22 +266,30 @@ export function createCallbackService(deps: CallbackServiceDeps) {
       delivered_at: null,
     });
     publish({ company_id: input.companyId, id }, 'pending');
-    worker.wake();
+    if (!within) worker.wake(); // else once the caller's transaction committed (`committed`)
     return id;
   }
 
   const testData = () => ({ message: '这是一条测试事件，收到即表示回调配置正确' });
 
+  async function address(input: CallbackEventInput) {
+    const account = await subAccounts.subAccount(input.companyId, input.subAccountId);
+    if (!account) {
+      log.warn({ subAccountId: input.subAccountId }, 'callback for an unknown sub-account dropped');
+      return null;
+    }
+    const url = await urlFor(input.companyId, account);
+    return url ? { ...input, url } : null;
+  }
+
   const sink: CallbackSink = {
     async emit(input) {
-      const account = await subAccounts.subAccount(input.companyId, input.subAccountId);
-      if (!account) {
-        log.warn({ subAccountId: input.subAccountId }, 'callback for an unknown sub-account dropped');
-        return null;
-      }
-      const url = await urlFor(input.companyId, account);
-      return url ? store(input, url) : null;
+      const addressed = await address(input);
+      return addressed ? store(addressed, addressed.url) : null;
     },
+    address,
+    store: (event, within) => store(event, event.url, within),
+    committed: () => worker.wake(),
   };
 
   return {

@@ -1,4 +1,6 @@
 import type { CallbackEventType } from '@wxc/contract';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
 
 /** An event for a sub-account's callback URL, as the gateway hands it over. */
 export interface CallbackEventInput {
@@ -17,4 +19,19 @@ export interface CallbackEventInput {
 export interface CallbackSink {
   /** Stores the event for delivery (at least once) and returns its eventId, or null if no URL is set. */
   emit(event: CallbackEventInput): Promise<string | null>;
+  /**
+   * The event with where it goes (the sub-account's URL, else the company default), or null when it
+   * goes nowhere (no URL set, unknown sub-account). Looked up before a transaction opens: `store`
+   * then writes it inside it.
+   */
+  address(event: CallbackEventInput): Promise<AddressedEvent | null>;
+  /**
+   * Stores an addressed event within the caller's transaction, so it is kept together with what it
+   * tells, or not at all; call `committed()` once that transaction has committed.
+   */
+  store(event: AddressedEvent, within: Kysely<DB>): Promise<string>;
+  /** Events stored within a transaction that has now committed: deliver them without waiting. */
+  committed(): void;
 }
+
+export type AddressedEvent = CallbackEventInput & { url: string };

@@ -41,19 +41,44 @@ export function createGatewayContext({ db, log, bus, callbacks, provider }: Gate
     }
   }
 
+  /** The callback event about an account (or a login) for its sub-account's callback URL. */
+  const eventFor = (
+    about: { company_id: string; api_account_id: string; wxid: string | null },
+    type: CallbackEventInput['type'],
+    data: Record<string, unknown>,
+  ): CallbackEventInput => ({
+    companyId: about.company_id,
+    subAccountId: about.api_account_id,
+    wxid: about.wxid ?? '',
+    type,
+    data,
+  });
+
   /** An event about an account (or a login), for its sub-account's callback URL. */
   const emitFor = (
     about: { company_id: string; api_account_id: string; wxid: string | null },
     type: CallbackEventInput['type'],
     data: Record<string, unknown>,
-  ) =>
-    emitCallback({
-      companyId: about.company_id,
-      subAccountId: about.api_account_id,
-      wxid: about.wxid ?? '',
-      type,
-      data,
+  ) => emitCallback(eventFor(about, type, data));
+
+  /**
+   * Writes `change` and the callback event about it in one transaction: a crash never keeps one
+   * without the other. The event's address is looked up first (SQLite runs a transaction on the
+   * only connection). Returns what `change` returned; the event is stored only when that is truthy.
+   */
+  async function withCallback<T>(
+    event: CallbackEventInput,
+    change: (trx: Kysely<DB>) => Promise<T>,
+  ): Promise<T> {
+    const addressed = await callbacks.address(event);
+    const result = await db.transaction().execute(async (trx) => {
+      const done = await change(trx);
+      if (done && addressed) await callbacks.store(addressed, trx);
+      return done;
     });
+    if (result && addressed) callbacks.committed();
+    return result;
+  }
 
   /** An account the caller may see (its company's; a sub-account caller only its own), else 404. */
   async function accountFor(caller: ApiCaller, wxid: string): Promise<WxAccountViewRow> {
@@ -70,15 +95,15 @@ export function createGatewayContext({ db, log, bus, callbacks, provider }: Gate
     return row;
   }
 
-  /** Stores a message of an account (ids and order assigned here) and tells the live consoles. */
-  async function storeMessage(
-    account: { id: string; company_id: string; wxid: string },
+  /** A message row of an account, ids and order assigned here (not stored yet). */
+  function storedMessage(
+    account: { id: string; company_id: string },
     direction: 'in' | 'out',
     m: IncomingMessage,
     status: 'queued' | 'sent',
   ) {
     const now = Date.now();
-    const row = {
+    return {
       id: newId(),
       company_id: account.company_id,
       wx_account_id: account.id,
@@ -99,32 +124,70 @@ export function createGatewayContext({ db, log, bus, callbacks, provider }: Gate
       created_at: now,
       seq: nextSeq(now),
     };
+  }
+
+  /** Stores a message of an account and tells the live consoles. */
+  async function storeMessage(
+    account: { id: string; company_id: string; wxid: string },
+    direction: 'in' | 'out',
+    m: IncomingMessage,
+    status: 'queued' | 'sent',
+  ) {
+    const row = storedMessage(account, direction, m, status);
     await repo.insertMessage(db, row);
+    publishMessage(account, row);
+    return row;
+  }
+
+  /** Tells the company's live consoles that a message was stored or changed. */
+  function publishMessage(
+    account: { company_id: string; wxid: string },
+    message: { id: string; direction: 'in' | 'out'; status: 'queued' | 'sent' | 'failed' },
+  ) {
     bus.publish({
       kind: 'message',
       companyId: account.company_id,
       wxid: account.wxid,
-      msgId: row.id,
-      direction,
-      status,
+      msgId: message.id,
+      direction: message.direction,
+      status: message.status,
     });
-    return row;
   }
 
-  /** A message from the network to an online account: stored, then handed to its callback. */
+  /**
+   * A message from the network to an online account: stored together with its callback event (a
+   * crash never keeps one without the other), then told to the live consoles.
+   */
   async function receive(account: AccountRef, message: IncomingMessage) {
     const row = await repo.findAccountById(db, account.accountId);
     if (row?.status !== 'online') return;
-    const stored = await storeMessage(row, 'in', message, 'sent');
+    // The event's data comes from the stored row, so its ids are chosen first.
+    const stored = storedMessage(row, 'in', message, 'sent');
     const { media: m, ...rest } = toMessage(stored, row.wxid);
     // Media travels as a reference: the program downloads it with getMsgImg / getMsgVideo.
-    await emitFor(row, 'message', {
-      ...rest,
-      media: m ? { ...m, mediaId: undefined, hasMedia: 'mediaId' in m } : null,
+    const data = { ...rest, media: m ? { ...m, mediaId: undefined, hasMedia: 'mediaId' in m } : null };
+    await withCallback(eventFor(row, 'message', data), async (trx) => {
+      await repo.insertMessage(trx, stored);
+      return true;
     });
+    publishMessage(row, stored);
   }
 
-  return { db, log, bus, provider, ref, emitFor, accountFor, onlineAccountFor, storeMessage, receive };
+  return {
+    db,
+    log,
+    bus,
+    provider,
+    ref,
+    emitFor,
+    eventFor,
+    withCallback,
+    accountFor,
+    onlineAccountFor,
+    storeMessage,
+    publishMessage,
+    receive,
+  };
 }
 
 export type GatewayContext = ReturnType<typeof createGatewayContext>;

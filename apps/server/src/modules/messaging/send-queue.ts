@@ -37,7 +37,8 @@ export interface SendQueueDeps {
  *   account in a process: `kick`; the send call waits for its own message's outcome);
  * - draining claims, when paced, the account's send slot (`wx_accounts.next_send_at`), then the
  *   oldest queued message (`queued -> sending`, one statement: `repo.claimOldestQueued`);
- * - the provider's outcome settles it (`sending -> sent | failed`): `settle` below;
+ * - the provider's outcome settles it (`sending -> sent | failed`) in one transaction with its
+ *   callback event: `settleAndAnnounce` below;
  * - a claim carries a token and a lease (SEND_LEASE_MS): only the token's holder settles the
  *   message, and only an expired lease is taken back (`reclaimExpired`: to the queue while the
  *   account is online, else failed). How long a message waited before its claim does not matter.
@@ -60,8 +61,6 @@ export function createSendQueue(ctx: GatewayContext, { sendIntervalMs, packages 
   const waiters = new Map<string, (status: 'sent' | 'failed') => void>();
 
   // ---- the claim protocol
-  const settle = (message: QueuedMessage, token: string, status: 'sent' | 'failed', error: string | null) =>
-    repo.settleMessage(db, message.id, token, status, error);
   /** Expired claims: back to the queue (account online) or failed and told (account offline). */
   async function reclaimExpired(now: number) {
     await repo.requeueExpired(db, now);
@@ -154,28 +153,25 @@ export function createSendQueue(ctx: GatewayContext, { sendIntervalMs, packages 
     return run.done;
   }
 
-  /** The outcome of one send, told to the live consoles and the account's callback URL. */
-  async function announce(
+  /**
+   * Settles a send by its claim's holder and stores its callback event in the same transaction (a
+   * crash never leaves a message sent without its "sent" event), then tells the live consoles.
+   * False when the claim was lost meanwhile (its lease expired and it was taken back).
+   */
+  async function settleAndAnnounce(
     account: WxAccountViewRow,
     message: QueuedMessage,
+    token: string,
     status: 'sent' | 'failed',
     error: string | null,
-  ) {
-    bus.publish({
-      kind: 'message',
-      companyId: account.company_id,
-      wxid: account.wxid,
-      msgId: message.id,
-      direction: 'out',
-      status,
-    });
-    await ctx.emitFor(account, 'message_status', {
-      msgId: message.id,
-      newMsgId: message.new_msg_id,
-      peer: message.peer,
-      status,
-      error,
-    });
+  ): Promise<boolean> {
+    const data = { msgId: message.id, newMsgId: message.new_msg_id, peer: message.peer, status, error };
+    const won = await ctx.withCallback(ctx.eventFor(account, 'message_status', data), (trx) =>
+      repo.settleMessage(trx, message.id, token, status, error),
+    );
+    if (!won) return false;
+    ctx.publishMessage(account, { id: message.id, direction: 'out', status });
+    return true;
   }
 
   /**
@@ -219,9 +215,8 @@ export function createSendQueue(ctx: GatewayContext, { sendIntervalMs, packages 
         const outcome = await sendWithTimeout(account, message);
         const status = outcome.ok ? 'sent' : 'failed';
         const error = outcome.ok ? null : outcome.error;
-        if (await settle(message, token, status, error)) {
+        if (await settleAndAnnounce(account, message, token, status, error)) {
           waiters.get(message.id)?.(status);
-          await announce(account, message, status, error);
         } else {
           log.warn({ msgId: message.id }, 'send settled after its claim expired; outcome not announced');
         }
