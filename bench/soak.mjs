@@ -49,6 +49,43 @@ function listenOverflows() {
   }
 }
 
+/**
+ * A load balancer's health check while the load runs: once a second a fresh connection (no
+ * keep-alive) asks GET /healthz, given 5 s. Reports how many answered, and how fast.
+ */
+function probeHealth(origin, seconds) {
+  const probes = [];
+  const one = () =>
+    new Promise((resolve) => {
+      const started = performance.now();
+      const req = http.get(`${origin}/healthz`, { agent: false, timeout: 5000 }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ ok: res.statusCode === 200, ms: performance.now() - started }));
+      });
+      req.on('timeout', () => req.destroy(new Error('timeout')));
+      req.on('error', () => resolve({ ok: false, ms: performance.now() - started }));
+    });
+  const done = (async () => {
+    for (let i = 0; i < seconds; i++) {
+      const next = new Promise((r) => setTimeout(r, 1000));
+      probes.push(one());
+      await next;
+    }
+    const results = await Promise.all(probes);
+    const ms = results
+      .filter((r) => r.ok)
+      .map((r) => r.ms)
+      .sort((a, b) => a - b);
+    return {
+      probes: results.length,
+      answered: ms.length,
+      p50Ms: ms.length ? Math.round(ms[Math.floor(ms.length / 2)]) : null,
+      maxMs: ms.length ? Math.round(ms.at(-1)) : null,
+    };
+  })();
+  return done;
+}
+
 // ---- callback receiver: counts what arrives
 let callbacks = 0;
 const receiver = http.createServer((req, res) => {
@@ -85,6 +122,7 @@ try {
   const rss = [{ second: 0, mb: rssMb(server.child.pid) }];
   const overflowsBefore = listenOverflows();
   const callbacksBefore = callbacks;
+  const health = probeHealth(base, SECONDS);
   const result = await loadConnections({
     origin: base,
     connections: CONNECTIONS,
@@ -156,6 +194,7 @@ try {
     byKind: result.byKind,
     listenQueueOverflows: overflowsBefore === null ? null : overflowsAfter - overflowsBefore,
     callbacksReceivedDuringRun: callbacks - callbacksBefore,
+    healthProbes: await health,
     rssMb: {
       start: rss[0].mb,
       end: rss.at(-1).mb,

@@ -157,7 +157,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     done();
   });
   // Right after the security headers: a shed request costs nothing more than its 503.
-  await registerLoadShedding(app, config.overloadEventLoopDelayMs);
+  registerLoadShedding(app, config.overloadEventLoopDelayMs);
   // Large API answers (the OpenAPI document, long lists) compressed on the fly; small ones are not
   // worth the CPU. The console's files come precompressed from the build (web.ts).
   await app.register(compress, {
