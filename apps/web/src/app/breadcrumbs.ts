@@ -1,4 +1,5 @@
 import { findRoute, HOME_PATH, shellGroups } from './routes';
+import { findShowcaseRoute, SHOWCASE_GROUP_TITLE } from './showcase-routes';
 
 export interface Crumb {
   title: string;
@@ -8,6 +9,16 @@ export interface Crumb {
 
 /** Spec §2 breadcrumbs: home, then the matched titles (menu group, a hidden page's parent, the page). */
 export function breadcrumbTrail(path: string | undefined): Crumb[] {
+  const demo = path ? findShowcaseRoute(path) : undefined;
+  if (demo) {
+    // The showcase: its group, then each parent (linked to its own path, which opens its first page).
+    return [
+      { title: '首页', path: HOME_PATH },
+      { title: SHOWCASE_GROUP_TITLE },
+      ...demo.ancestors.map((a) => ({ title: a.title, path: a.path })),
+      { title: demo.route.meta.title },
+    ];
+  }
   const route = path ? findRoute(path) : undefined;
   if (!route || route.path === HOME_PATH) return [{ title: '首页' }];
   const trail: Crumb[] = [{ title: '首页', path: HOME_PATH }];

@@ -4,10 +4,12 @@ import { type LoaderFunctionArgs, redirect } from 'react-router';
 import { call } from '../api/client';
 import { showError } from '../api/ui';
 import { resetToken, setUser, useSession } from '../stores/session';
+import { showcaseRoleFor, useShowcase } from '../stores/showcase';
 import { useSite } from '../stores/site';
 import { supportViewCompany } from '../stores/support-view';
 import { leaveSignInNotice } from '../utils/redirects';
 import { decide, loginRedirect } from './guard';
+import { isShowcasePath } from './showcase-routes';
 
 let siteInfoRequest: Promise<void> | undefined;
 
@@ -24,8 +26,10 @@ export function loadSiteInfo(): Promise<void> {
  * On a failed user-info load: clear the token, show the error text (or 'Has Error'), go to login.
  */
 export async function guardLoader({ request }: LoaderFunctionArgs): Promise<null> {
-  void loadSiteInfo();
   const url = new URL(request.url);
+  // The showcase switch comes with the site facts: a showcase path waits for them.
+  if (isShowcasePath(url.pathname)) await loadSiteInfo();
+  else void loadSiteInfo();
   const input = () => {
     const { token, roles } = useSession.getState();
     return {
@@ -34,6 +38,8 @@ export async function guardLoader({ request }: LoaderFunctionArgs): Promise<null
       hasToken: Boolean(token),
       roles,
       supportView: supportViewCompany() !== null,
+      showcase: useSite.getState().showcase,
+      showcaseRole: showcaseRoleFor(roles, useShowcase.getState().override),
     };
   };
   let decision = decide(input());

@@ -1,7 +1,9 @@
 import { Role, type RoleValue } from '@wxc/contract/domain';
+import type { ShowcaseRole } from '../stores/showcase';
 import { isSignInPath, loginRedirect } from '../utils/redirects';
 import { canSee } from './access';
 import { findShellRoute, HOME_PATH, OPERATOR_HOME, WHITE_LIST } from './routes';
+import { canSeeShowcase, matchShowcase } from './showcase-routes';
 
 /**
  * The navigation guard's decision (spec §2), a pure function of where we go and what we know:
@@ -9,6 +11,8 @@ import { findShellRoute, HOME_PATH, OPERATOR_HOME, WHITE_LIST } from './routes';
  *   first; a route the roles don't allow goes to /401;
  * - an operator landing on / or /dashboard without a company chosen for the support view goes to
  *   the operator area (the customer dashboard shows a company, and an operator is none);
+ * - a template showcase path: /404 while the switch is off (or for a bad article id), /401 when the
+ *   showcase role may not see it, a parent's own path to its first page;
  * - without a token: only the white list is open; anything else goes to /login?redirect=<path>.
  * The loader in navigation.ts carries it out.
  */
@@ -20,6 +24,10 @@ export interface GuardInput {
   roles: readonly RoleValue[] | null;
   /** An operator has chosen a company to read (stores/support-view.ts). */
   supportView?: boolean;
+  /** The SHOWCASE switch (siteInfo.showcase): off, every showcase path is unknown (/404). */
+  showcase?: boolean;
+  /** The showcase role (stores/showcase.ts), for the showcase routes' roles. */
+  showcaseRole?: ShowcaseRole;
 }
 
 export type GuardDecision = { kind: 'allow' } | { kind: 'redirect'; to: string } | { kind: 'load-user' };
@@ -36,6 +44,8 @@ export function decide({
   hasToken,
   roles,
   supportView = false,
+  showcase = false,
+  showcaseRole = 'editor',
 }: GuardInput): GuardDecision {
   if (pathname === HANDOFF_PATH) return { kind: 'allow' };
   if (hasToken) {
@@ -43,6 +53,12 @@ export function decide({
     if (!roles || roles.length === 0) return { kind: 'load-user' };
     const route = findShellRoute(pathname);
     if (route && !canSee(route.meta.roles, roles)) return { kind: 'redirect', to: '/401' };
+    const demo = route ? undefined : matchShowcase(pathname);
+    if (demo) {
+      if (!showcase || demo.kind === 'invalid') return { kind: 'redirect', to: '/404' };
+      if (!canSeeShowcase(demo.roles, showcaseRole)) return { kind: 'redirect', to: '/401' };
+      if (demo.kind === 'redirect') return { kind: 'redirect', to: demo.to };
+    }
     const home = pathname === '/' || findShellRoute(pathname)?.path === HOME_PATH;
     if (home && roles.includes(Role.ADMIN) && !supportView) return { kind: 'redirect', to: OPERATOR_HOME };
     return { kind: 'allow' };

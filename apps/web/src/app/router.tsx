@@ -3,6 +3,7 @@ import { guardLoader } from './guard-loader';
 import { RootErrorBoundary, RootFallback, RootLayout } from './RootLayout';
 import { REDIRECT_PREFIX } from './redirect-route';
 import { type AppRoute, HOME_PATH, publicRoutes, shellRoutes } from './routes';
+import { showcaseRedirects, showcaseRoutes } from './showcase-routes';
 
 /** Route objects from the route table: each page is its own lazily loaded chunk. */
 function toRouteObject(route: AppRoute): RouteObject {
@@ -30,6 +31,10 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, loader: () => redirect(HOME_PATH) },
           ...shellRoutes.map(toRouteObject),
+          // The template showcase: always in the table, opened only while the switch is on (the
+          // guard answers /404 otherwise, and the menu leaves it out).
+          ...showcaseRoutes.map(toRouteObject),
+          ...showcaseRedirects.map(({ path, to }) => ({ path, loader: () => redirect(to) })),
           // The tab 刷新 helper: no title, no tab, replaces itself with the page it names.
           {
             path: `${REDIRECT_PREFIX}/*`,

@@ -31,6 +31,12 @@ export interface RouteMeta {
    * chosen, as that company sees it; without one, a company chooser (layout/AppMain.tsx).
    */
   customer?: boolean;
+  /** A page of the template showcase (app/showcase-routes.ts): shown only while SHOWCASE is on. */
+  showcase?: boolean;
+  /** Not kept when its tab is left: the next visit mounts it afresh (cached views, layout/AppMain). */
+  noCache?: boolean;
+  /** The query is the page's own state (?tab=): one tab and one cached view per path, not per query. */
+  tabByPath?: boolean;
 }
 
 export type PageModule = { default: ComponentType };

@@ -5,9 +5,12 @@ import { type CSSProperties, useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { type RouteHandle, useRouteMeta } from '../app/RootLayout';
 import { affixRoutes } from '../app/routes';
+import { showcaseAffix } from '../app/showcase-routes';
 import { closeSidebar, isMobileWidth, setDevice, useApp } from '../stores/app';
 import { onLogout } from '../stores/session';
 import { useSettings } from '../stores/settings';
+import { setShowcaseRole } from '../stores/showcase';
+import { useSite } from '../stores/site';
 import { onSupportViewChange } from '../stores/support-view';
 import { ensureAffix, useTags } from '../stores/tags';
 import { addView } from '../stores/tags-logic';
@@ -27,6 +30,8 @@ export const queryClient = new QueryClient({
 });
 // Logout drops every cached answer: the next user must not see the previous one's data.
 onLogout(() => queryClient.clear());
+// …and the showcase role chosen on the permission page.
+onLogout(() => setShowcaseRole(null));
 // Another company in the support view: drop every customer answer (the operator's own stay), before
 // the pages mount again for the new company.
 onSupportViewChange(() => queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'operator' }));
@@ -47,13 +52,32 @@ function useResponsive() {
 
 function useVisitedTabs(handle: RouteHandle | undefined) {
   const location = useLocation();
+  // The showcase's pinned tab (文档) joins the pinned tabs once opened, and only while the switch is
+  // on: the product's tab row stays as it was for whoever doesn't use the showcase.
+  const showcase = useSite((s) => s.showcase);
+  const siteLoaded = useSite((s) => s.loaded);
   useEffect(() => {
-    ensureAffix(affixRoutes.map((r) => ({ path: r.path, title: r.meta.title, affix: true })));
-  }, []);
+    const { views, setViews } = useTags.getState();
+    const opened = showcase ? showcaseAffix.filter((r) => views.some((v) => v.path === r.path)) : [];
+    ensureAffix([...affixRoutes, ...opened].map((r) => ({ path: r.path, title: r.meta.title, affix: true })));
+    if (siteLoaded && !showcase) {
+      // A tab of the showcase left from a session when it was on.
+      const now = useTags.getState().views;
+      const kept = now.filter((v) => !showcaseAffix.some((r) => r.path === v.path));
+      if (kept.length !== now.length) setViews(kept);
+    }
+  }, [showcase, siteLoaded]);
   useEffect(() => {
     if (!handle) return;
     const { views, setViews } = useTags.getState();
-    setViews(addView(views, { path: location.pathname + location.search, title: handle.meta.title }));
+    const view = { path: location.pathname + location.search, title: handle.meta.title };
+    if (handle.meta.affix && handle.meta.showcase) {
+      const pinned = views.filter((v) => v.affix && v.path !== view.path);
+      if (!views.some((v) => v.path === view.path && v.affix))
+        ensureAffix([...pinned, { ...view, affix: true }]);
+      return;
+    }
+    setViews(addView(views, view, handle.meta.tabByPath));
   }, [handle, location.pathname, location.search]);
 }
 

@@ -1,15 +1,88 @@
 import { Menu, type MenuProps } from 'antd';
-import { useMemo } from 'react';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { filterMenu } from '../app/access';
 import { shellGroups } from '../app/routes';
+import {
+  filterShowcase,
+  isExternal,
+  SHOWCASE_GROUP_TITLE,
+  type ShowcaseIcon,
+  type ShowcaseNode,
+  showcaseTree,
+} from '../app/showcase-routes';
 import { useApp } from '../stores/app';
 import { useSession } from '../stores/session';
 import { useSettings } from '../stores/settings';
+import { showcaseRoleFor, useShowcase } from '../stores/showcase';
 import { useSite } from '../stores/site';
 import { ROUTE_ICONS } from './icons';
 
 type Items = NonNullable<MenuProps['items']>;
+type Icons = Record<ShowcaseIcon, ReactNode> | null;
+
+/** The showcase's menu entries: sub-menus for parents, a new-tab link for the external entry. */
+function showcaseItems(nodes: readonly ShowcaseNode[], icons: Icons): Items {
+  return nodes.map((n) => {
+    const icon = n.icon && icons ? icons[n.icon] : undefined;
+    if (isExternal(n.path)) {
+      return {
+        key: n.path,
+        icon,
+        label: (
+          <a href={n.path} target="_blank" rel="noopener noreferrer" data-testid="external-link">
+            {n.title}
+          </a>
+        ),
+      };
+    }
+    if (n.children) return { key: n.path, icon, label: n.title, children: showcaseItems(n.children, icons) };
+    return { key: n.path, icon, label: n.title };
+  });
+}
+
+/** The parents of the page on screen: their sub-menus open. */
+function parentsOf(nodes: readonly ShowcaseNode[], pathname: string, trail: string[] = []): string[] {
+  for (const n of nodes) {
+    if (n.path === pathname) return trail;
+    if (n.children) {
+      const found = parentsOf(n.children, pathname, [...trail, n.path]);
+      if (found.length) return found;
+    }
+  }
+  return [];
+}
+
+/** The showcase menu for the showcase role, or nothing while the switch is off. */
+function useShowcaseMenu(): { items: Items; tree: ShowcaseNode[] } {
+  const on = useSite((s) => s.showcase);
+  const roles = useSession((s) => s.roles);
+  const override = useShowcase((s) => s.override);
+  const [icons, setIcons] = useState<Icons>(null);
+  useEffect(() => {
+    if (!on || icons) return;
+    let live = true;
+    void import('./showcase-icons').then((m) => live && setIcons(m.SHOWCASE_ICONS));
+    return () => {
+      live = false;
+    };
+  }, [on, icons]);
+  return useMemo(() => {
+    if (!on) return { items: [], tree: [] };
+    const tree = filterShowcase(showcaseTree, showcaseRoleFor(roles, override));
+    return {
+      tree,
+      items: [
+        {
+          type: 'group',
+          key: `group:${SHOWCASE_GROUP_TITLE}`,
+          label: SHOWCASE_GROUP_TITLE,
+          children: showcaseItems(tree, icons),
+        },
+      ] as Items,
+    };
+  }, [on, roles, override, icons]);
+}
 
 export function Sidebar() {
   const roles = useSession((s) => s.roles) ?? [];
@@ -21,6 +94,13 @@ export function Sidebar() {
   const navigate = useNavigate();
   const collapsed = device === 'desktop' && !sidebarOpened;
   const formal = (userFlag ?? siteFlag) === 'formal';
+  const showcase = useShowcaseMenu();
+  const [openKeys, setOpenKeys] = useState<string[]>([]);
+  // Opening a page of a sub-menu (from a tab, a link) opens its parents.
+  useEffect(() => {
+    const parents = parentsOf(showcase.tree, location.pathname);
+    if (parents.length) setOpenKeys((keys) => [...new Set([...keys, ...parents])]);
+  }, [showcase.tree, location.pathname]);
 
   const items = useMemo<Items>(() => {
     const out: Items = [];
@@ -33,8 +113,9 @@ export function Sidebar() {
       if (group.title) out.push({ type: 'group', key: `group:${group.title}`, label: group.title, children });
       else out.push(...children);
     }
+    out.push(...showcase.items);
     return out;
-  }, [roles]);
+  }, [roles, showcase.items]);
 
   return (
     <aside className={`sidebar${collapsed ? ' collapsed' : ''}`} aria-label="主菜单">
@@ -63,7 +144,12 @@ export function Sidebar() {
           inlineCollapsed={collapsed}
           selectedKeys={[location.pathname]}
           items={items}
-          onClick={({ key }) => navigate(key)}
+          openKeys={collapsed ? undefined : openKeys}
+          onOpenChange={setOpenKeys}
+          // The external entry is a plain link (new tab); every other entry opens its page.
+          onClick={({ key }) => {
+            if (!isExternal(key)) navigate(key);
+          }}
         />
       </div>
     </aside>

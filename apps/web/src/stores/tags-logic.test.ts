@@ -22,6 +22,16 @@ describe('tags view', () => {
     expect(addView(views, { path: '/wechatList/index', title: '微信管理' })).toHaveLength(5);
   });
 
+  it('keeps one view per path for a page whose query is its own state, following the query', () => {
+    const tab: TagView = { path: '/tab/index?tab=CN', title: '标签页' };
+    const once = addView(views, tab, true);
+    expect(once).toHaveLength(5);
+    const moved = addView(once, { path: '/tab/index?tab=US', title: '标签页' }, true);
+    expect(moved).toHaveLength(5);
+    expect(moved[4]!.path).toBe('/tab/index?tab=US');
+    expect(addView(moved, { path: '/tab/index?tab=US', title: '标签页' }, true)).toBe(moved);
+  });
+
   it('closes a view; closing the active one goes to the last view left', () => {
     expect(closeView(views, a.path, c.path)).toEqual({ views: [dash, b, c] });
     expect(closeView(views, c.path, c.path)).toEqual({ views: [dash, a, b], navigateTo: b.path });

@@ -17,13 +17,25 @@ export function withAffix(views: readonly TagView[], affix: readonly TagView[]):
   return [...pinned, ...rest.map((v) => ({ ...v, affix: false }))];
 }
 
-export function addView(views: readonly TagView[], view: TagView): TagView[] {
-  const index = views.findIndex((v) => v.path === view.path);
+/** The path without its query. */
+export function pathOnly(fullPath: string): string {
+  const q = fullPath.indexOf('?');
+  return q === -1 ? fullPath : fullPath.slice(0, q);
+}
+
+/**
+ * Adds a view once, keyed by its full path. `byPath`: the page keeps its own state in the query
+ * (a showcase page's ?tab=), so it has one tab per path, whose link follows the latest query.
+ */
+export function addView(views: readonly TagView[], view: TagView, byPath = false): TagView[] {
+  const index = byPath
+    ? views.findIndex((v) => pathOnly(v.path) === pathOnly(view.path))
+    : views.findIndex((v) => v.path === view.path);
   if (index === -1) return [...views, view];
   const current = views[index]!;
-  if (current.title === view.title) return views as TagView[];
+  if (current.title === view.title && current.path === view.path) return views as TagView[];
   const next = [...views];
-  next[index] = { ...current, title: view.title };
+  next[index] = { ...current, path: view.path, title: view.title };
   return next;
 }
 
