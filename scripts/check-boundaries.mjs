@@ -77,6 +77,7 @@ export const MODULES = {
   visitors: { owns: ['page_views'], reads: [], uses: ['settings', 'statistics'] },
   onboarding: { owns: [], reads: [], uses: [] },
   showcase: { owns: ['showcase_articles', 'showcase_roles', 'showcase_tokens'], reads: [], uses: [] },
+  'client-errors': { owns: ['client_errors'], reads: ['users'], uses: [] },
 };
 
 /** Start-up and background jobs of the composition root that call repos directly (no rules in them). */

@@ -24,6 +24,7 @@ import { tokenFromHeader } from './modules/auth/sessions.js';
 import { registerCallbackRoutes } from './modules/callbacks/routes.js';
 import type { CaptchaGenerator } from './modules/captcha/service.js';
 import { registerCatalogueRoutes } from './modules/catalogue/routes.js';
+import { registerClientErrorRoutes } from './modules/client-errors/routes.js';
 import type { EventBus } from './modules/events/bus.js';
 import { registerEventRoutes } from './modules/events/routes.js';
 import { registerFileRoutes } from './modules/files/routes.js';
@@ -241,6 +242,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerRealNameRoutes(route, services.realName);
   registerOperatorRoutes(route, services.operator);
   registerOnboardingRoutes(route, services.onboarding);
+  registerClientErrorRoutes(route, services.clientErrors);
   // The template showcase: its own protocol ({ code: 20000, data }); 404 throughout when SHOWCASE is off.
   registerShowcaseRoutes(app, services.showcase, {
     enabled: config.showcase,

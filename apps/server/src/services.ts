@@ -12,6 +12,7 @@ import { createUserDirectory } from './modules/auth/users.js';
 import { createCallbackService } from './modules/callbacks/service.js';
 import { type CaptchaGenerator, createCaptchaService } from './modules/captcha/service.js';
 import { createCatalogueService } from './modules/catalogue/service.js';
+import { createClientErrorService } from './modules/client-errors/service.js';
 import { createCompanyService } from './modules/company/service.js';
 import { createLocalBus, type EventBus } from './modules/events/bus.js';
 import { createFileService } from './modules/files/service.js';
@@ -159,6 +160,8 @@ export function createServices(opts: ServiceOptions) {
   const visitors = createVisitorService(db, settings);
   // The template showcase's backend (/vue-element-admin/*): its own tables, nothing of the others.
   const showcase = createShowcaseService(db);
+  // The console's error log: its own table, read with the reporting company's name.
+  const clientErrors = createClientErrorService(db);
   const onboarding = createOnboardingService({
     subscriptions: (companyId) => packages.mySubscriptions(companyId),
     apiAccounts: (companyId) => apiAccounts.list(companyId, false),
@@ -194,6 +197,7 @@ export function createServices(opts: ServiceOptions) {
     operator,
     visitors,
     showcase,
+    clientErrors,
     onboarding,
   };
 }

@@ -115,6 +115,8 @@ describe('every call names an audience', () => {
       'auth.refreshLoginInfo',
       'catalogue.wechatApi',
       'catalogue.wechatApiParam',
+      'clientError.list',
+      'clientError.report',
       'realName.getRealNameImgs',
       'realName.isOpenRealName',
     ]);

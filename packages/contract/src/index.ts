@@ -4,6 +4,8 @@ export * as authCalls from './calls/auth.js';
 export { type SmsScene, smsScene } from './calls/auth.js';
 export * as callbackCalls from './calls/callbacks.js';
 export * as catalogueCalls from './calls/catalogue.js';
+export * as clientErrorCalls from './calls/client-errors.js';
+export { CLIENT_ERROR_KINDS, type ClientError, type ClientErrorKind } from './calls/client-errors.js';
 export { LIVE_EVENTS_PATH, type LiveEvent, type LiveEventKind, liveEventSchema } from './calls/events.js';
 export * as fileCalls from './calls/files.js';
 export * as messagingCalls from './calls/messaging.js';
@@ -44,6 +46,7 @@ import * as apiAccounts from './calls/api-accounts.js';
 import * as auth from './calls/auth.js';
 import * as callbacks from './calls/callbacks.js';
 import * as catalogue from './calls/catalogue.js';
+import * as clientErrors from './calls/client-errors.js';
 import * as files from './calls/files.js';
 import * as messaging from './calls/messaging.js';
 import * as onboarding from './calls/onboarding.js';
@@ -84,6 +87,7 @@ export const allCalls: CallDef[] = [
     ...callsOf(catalogue),
     ...callsOf(realName),
     ...callsOf(operator),
+    ...callsOf(clientErrors),
   ]),
 ];
 

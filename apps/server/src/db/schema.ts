@@ -425,7 +425,22 @@ export interface ShowcaseTokensTable {
   replaced_at: number | null;
 }
 
+/** The console's error log (module `client-errors`): one reported client error, scrubbed. */
+export interface ClientErrorsTable {
+  id: string;
+  /** The reporting session's user: a customer company, or an operator's own id. */
+  company_id: string;
+  kind: 'error' | 'unhandledrejection' | 'react';
+  message: string;
+  stack: string;
+  /** The page's path only (no query string, no fragment). */
+  source: string;
+  user_agent: string;
+  created_at: number;
+}
+
 export interface DB {
+  client_errors: ClientErrorsTable;
   company_ops: CompanyOpsTable;
   realname_reviews: RealnameReviewsTable;
   page_views: PageViewsTable;

@@ -10,6 +10,7 @@ import {
 import { useSettings } from '../stores/settings';
 import { useSite } from '../stores/site';
 import { registerNavigate } from '../utils/navigate';
+import { errorReporter, errorReportingOn } from './error-reporting';
 import { pageTitle } from './page-title';
 import { isRedirectPath } from './redirect-route';
 import type { RouteMeta } from './routes';
@@ -78,6 +79,10 @@ function isChunkLoadError(error: unknown): boolean {
 export function RootErrorBoundary() {
   const error = useRouteError();
   const chunk = isChunkLoadError(error);
+  // The error log: what a page threw while rendering (production builds; not a route's 404 answer).
+  useEffect(() => {
+    if (errorReportingOn && !isRouteErrorResponse(error)) errorReporter.report('react', error);
+  }, [error]);
   const detail = isRouteErrorResponse(error)
     ? `${error.status} ${error.statusText}`
     : error instanceof Error

@@ -1,0 +1,103 @@
+import { clientErrorCalls } from '@wxc/contract';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ADMIN,
+  apiLogin,
+  type Company,
+  DESKTOP,
+  launchBrowser,
+  MOBILE,
+  noPageOverflow,
+  onPage,
+  openPage,
+  screenshot,
+  see,
+  seedCompany,
+  settle,
+  startServer,
+  type TestServer,
+} from './harness';
+
+/**
+ * The error log (issue 15 item 7): the production console reports a sample error thrown on
+ * /error-log/log; its company sees it, another company does not, the operator sees it with the
+ * company's name.
+ */
+let server: TestServer;
+let browser: Browser;
+let a: Company;
+let b: Company;
+let adminToken: string;
+
+beforeAll(async () => {
+  server = await startServer({ SHOWCASE: 'true' });
+  browser = await launchBrowser();
+  [a, b] = await Promise.all([seedCompany(server), seedCompany(server)]);
+  adminToken = await apiLogin(server, ADMIN.account, ADMIN.password);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('error log', () => {
+  it('a sample error is reported and listed for its company and the operator only', async () => {
+    const t = await openPage(browser, server, { viewport: DESKTOP, token: a.token });
+    // The sample error is thrown on purpose: the page sees it as an uncaught error.
+    t.allow(/示例错误/);
+    try {
+      await t.page.goto('/error-log/log');
+      await onPage(t.page, '错误日志');
+      await see(t.page.getByText('暂无错误记录'));
+      await t.page.getByRole('button', { name: '触发示例错误' }).click();
+      const row = t.page.locator('.ant-table-row', { hasText: '示例错误 #1' });
+      await see(row);
+      expect(await row.textContent()).toContain('/error-log/log');
+      // Customers see no company column.
+      expect(await t.page.locator('.ant-table-thead').textContent()).not.toContain('公司');
+      await row.getByText('堆栈').click();
+      await see(row.locator('pre'));
+      expect(await row.locator('pre').textContent()).toContain('示例错误 #1');
+      await settle(t.page);
+      await screenshot(t.page, 'error-log-1440');
+      await t.page.setViewportSize(MOBILE);
+      await see(t.page.locator('.list-card', { hasText: '示例错误 #1' }));
+      await settle(t.page);
+      await noPageOverflow(t.page);
+      await screenshot(t.page, 'error-log-375');
+      expect(t.errors.filter((e) => !/示例错误/.test(e))).toEqual([]);
+    } finally {
+      await t.close();
+    }
+
+    // Stored with the page's path only; the other company's list stays empty.
+    const ofA = await server.api(clientErrorCalls.list, {}, a.token);
+    expect(ofA.data.list).toHaveLength(1);
+    expect(ofA.data.list[0]).toMatchObject({ kind: 'error', source: '/error-log/log' });
+    const other = await openPage(browser, server, { viewport: DESKTOP, token: b.token });
+    try {
+      await other.page.goto('/error-log/log');
+      await see(other.page.getByText('暂无错误记录'));
+      expect(await other.page.getByText(/示例错误 #/).count()).toBe(0);
+      other.assertNoErrors();
+    } finally {
+      await other.close();
+    }
+
+    const ops = await openPage(browser, server, { viewport: DESKTOP, token: adminToken });
+    try {
+      await ops.page.goto('/error-log/log');
+      const row = ops.page.locator('.ant-table-row', { hasText: '示例错误 #1' });
+      await see(row);
+      expect(await row.textContent()).toContain(a.companyName);
+      expect(await ops.page.locator('.ant-table-thead').textContent()).toContain('公司');
+      await settle(ops.page);
+      await screenshot(ops.page, 'error-log-operator-1440');
+      ops.assertNoErrors();
+    } finally {
+      await ops.close();
+    }
+  }, 20_000);
+});
