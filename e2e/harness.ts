@@ -452,9 +452,15 @@ export async function noPageOverflow(page: Page, what = 'the page scrolls sidewa
   expect(scrollWidth, what).toBeLessThanOrEqual(innerWidth);
 }
 
-/** Waits until the locator's (first) element is visible. playwright-core has no `expect`. */
+/**
+ * Waits until one of the locator's elements is visible. playwright-core has no `expect`. Visible
+ * ones only: pages kept in hidden tabs (cached views) hold the same elements, not displayed.
+ */
 export async function see(locator: Locator, timeout?: number): Promise<void> {
-  await locator.first().waitFor({ state: 'visible', ...(timeout ? { timeout } : {}) });
+  await locator
+    .filter({ visible: true })
+    .first()
+    .waitFor({ state: 'visible', ...(timeout ? { timeout } : {}) });
 }
 
 /** Waits until no element matches (or all are hidden). */
