@@ -18,6 +18,7 @@ import * as orderCalls from '@wxc/contract/calls/orders';
 import * as packageCalls from '@wxc/contract/calls/packages';
 import * as simCalls from '@wxc/contract/calls/sim';
 import { TOKEN_COOKIE } from '@wxc/contract/constants';
+import Database from 'better-sqlite3';
 import pg from 'pg';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -450,6 +451,20 @@ export async function noPageOverflow(page: Page, what = 'the page scrolls sidewa
     innerWidth: window.innerWidth,
   }));
   expect(scrollWidth, what).toBeLessThanOrEqual(innerWidth);
+}
+
+/**
+ * Moves a phone's SMS codes `ms` into the past in an embedded (SQLite) server's database, as if that
+ * time had passed: the 60 s resend rule is then behind it, without waiting a minute in the test.
+ */
+export function ageSmsCodes(server: TestServer, phone: string, ms: number): void {
+  const db = new Database(path.join(server.dataDir, 'app.sqlite'), { fileMustExist: true });
+  try {
+    db.pragma('busy_timeout = 5000');
+    db.prepare('UPDATE sms_codes SET created_at = created_at - ? WHERE phone = ?').run(ms, phone);
+  } finally {
+    db.close();
+  }
 }
 
 /**
