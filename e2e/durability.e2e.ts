@@ -46,6 +46,8 @@ const ENV = {
   RATE_LIMIT_PER_MINUTE: '1000000',
   // Paced, so messages wait in the queue when the service dies.
   SEND_INTERVAL_MS: '150',
+  // A send the kill cuts short holds the account's slot for this plus 5 s (default 60 s).
+  SEND_TIMEOUT_MS: '5000',
   SIM_REPLY_DELAY_MS: '0',
   SIM_CHATTER_SECONDS: '0',
   CALLBACK_ALLOW_PRIVATE: 'true',
@@ -326,7 +328,7 @@ describe.each(DATABASES.map((d) => [d.name, d] as const))('durability on %s', (_
         return { sent, states };
       };
       // A kill in the middle of a send leaves the account's send slot held by the dead process until
-      // the hold runs out (the send timeout plus a margin, about a minute): the queue waits for it.
+      // the hold runs out (the send timeout plus a margin, 10 s here): the queue waits for it.
       const [slot] = await store.readRows<{ next_send_at: number | string }>(
         'SELECT next_send_at FROM wx_accounts WHERE wxid = ?',
         [account.wxid],

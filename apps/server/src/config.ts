@@ -53,6 +53,7 @@ const envSchema = z.object({
   MESSAGING_PROVIDER: z.enum(['simulator']).default('simulator'),
   QR_TTL_SECONDS: positiveInt(QR_TTL_SECONDS_DEFAULT),
   SEND_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(1500),
+  SEND_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(60_000),
   SIM_REPLY_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1200),
   SIM_CHATTER_SECONDS: z.coerce.number().int().min(0).max(86_400).default(90),
   SESSION_IDLE_MINUTES: positiveInt(120),
@@ -101,6 +102,11 @@ export interface Config {
     qrTtlMs: number;
     /** Pacing of each account's send queue (about 40 a minute by default). */
     sendIntervalMs: number;
+    /**
+     * A provider's send is failed after this long (发送超时); a paced account's send slot is held
+     * this long plus 5 s, so an account whose sender died mid-send waits that long at most.
+     */
+    sendTimeoutMs: number;
     simReplyDelayMs: number;
     simChatterMs: number;
   };
@@ -184,6 +190,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       provider: e.MESSAGING_PROVIDER,
       qrTtlMs: e.QR_TTL_SECONDS * 1000,
       sendIntervalMs: e.SEND_INTERVAL_MS,
+      sendTimeoutMs: e.SEND_TIMEOUT_MS,
       simReplyDelayMs: e.SIM_REPLY_DELAY_MS,
       simChatterMs: e.SIM_CHATTER_SECONDS * 1000,
     },

@@ -148,6 +148,7 @@ export function createServices(opts: ServiceOptions) {
     packages,
     qrTtlMs: config.messaging.qrTtlMs,
     sendIntervalMs: config.messaging.sendIntervalMs,
+    sendTimeoutMs: config.messaging.sendTimeoutMs,
     serviceGate: company,
   });
   const records = createRecordService({ db, accounts: gateway });

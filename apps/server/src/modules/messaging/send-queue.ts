@@ -11,6 +11,7 @@ import * as repo from './repo.js';
  * taken back. The provider's send is cut off well before, so a live holder never loses its claim.
  */
 const SEND_LEASE_MS = 5 * 60_000;
+/** A provider's send is failed after this long unless configured otherwise (SEND_TIMEOUT_MS). */
 const SEND_TIMEOUT_MS = 60_000;
 /** A paced send slot is held this much past the send's timeout, then free again (a crashed holder). */
 const SLOT_MARGIN_MS = 5_000;
@@ -24,6 +25,8 @@ type QueuedMessage = NonNullable<Awaited<ReturnType<typeof repo.claimOldestQueue
 export interface SendQueueDeps {
   /** Pacing: at least this long between two sends of one account (0: no pacing). */
   sendIntervalMs: number;
+  /** A provider's send is failed after this long (default SEND_TIMEOUT_MS; at most 2 min, inside the lease). */
+  sendTimeoutMs?: number | undefined;
   /** A send needs a package in force. */
   packages: Pick<PackageService, 'activeSlots'>;
 }
@@ -46,7 +49,10 @@ export interface SendQueueDeps {
  *   account still has queued, with the reason and a callback: nothing is sent late, days later,
  *   when the account logs in again.
  */
-export function createSendQueue(ctx: GatewayContext, { sendIntervalMs, packages }: SendQueueDeps) {
+export function createSendQueue(
+  ctx: GatewayContext,
+  { sendIntervalMs, sendTimeoutMs = SEND_TIMEOUT_MS, packages }: SendQueueDeps,
+) {
   const { db, log, bus, provider, ref } = ctx;
   /** The account's next drain here, and when it fires. */
   const timers = new Map<string, { timer: NodeJS.Timeout; at: number }>();
@@ -89,11 +95,11 @@ export function createSendQueue(ctx: GatewayContext, { sendIntervalMs, packages 
     }
   }
 
-  /** The provider's send, cut off after SEND_TIMEOUT_MS (well inside the claim's lease). */
+  /** The provider's send, cut off after `sendTimeoutMs` (well inside the claim's lease). */
   function sendWithTimeout(account: WxAccountViewRow, message: QueuedMessage) {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<{ ok: false; error: string }>((resolve) => {
-      timer = setTimeout(() => resolve({ ok: false, error: '发送超时，请稍后重试' }), SEND_TIMEOUT_MS);
+      timer = setTimeout(() => resolve({ ok: false, error: '发送超时，请稍后重试' }), sendTimeoutMs);
     });
     const send = provider
       .send(ref(account), {
@@ -191,7 +197,7 @@ export function createSendQueue(ctx: GatewayContext, { sendIntervalMs, packages 
           // Paced, the slot is held through the whole send and freed to "this send's end + the
           // interval" after it, so two sends of one account are never closer than the interval,
           // whichever processes make them. (Unpaced there is no slot: sends may overlap.)
-          const hold = now + SEND_TIMEOUT_MS + SLOT_MARGIN_MS;
+          const hold = now + sendTimeoutMs + SLOT_MARGIN_MS;
           if (!(await repo.claimSendSlot(db, accountId, now, hold))) {
             // Held by a send under way (perhaps in another process): look again after an interval
             // rather than at the hold's end, which is only there for a holder that crashed.

@@ -30,6 +30,8 @@ export interface GatewayOptions {
   qrTtlMs: number;
   /** Pacing: at least this long between two sends of one account (0: no pacing). */
   sendIntervalMs: number;
+  /** A provider's send is failed after this long (default 60 s). */
+  sendTimeoutMs?: number | undefined;
   /** Operator rules: a company past its service expiry logs no new accounts in. */
   serviceGate?: Pick<CompanyGate, 'assertServiceActive'> | undefined;
 }
@@ -44,7 +46,11 @@ export interface GatewayOptions {
 export function createGateway(opts: GatewayOptions) {
   const { db, log, provider } = opts;
   const ctx = createGatewayContext(opts);
-  const queue = createSendQueue(ctx, { sendIntervalMs: opts.sendIntervalMs, packages: opts.packages });
+  const queue = createSendQueue(ctx, {
+    sendIntervalMs: opts.sendIntervalMs,
+    sendTimeoutMs: opts.sendTimeoutMs,
+    packages: opts.packages,
+  });
   const logins = createLogins(ctx, {
     qrTtlMs: opts.qrTtlMs,
     subAccounts: opts.subAccounts,
