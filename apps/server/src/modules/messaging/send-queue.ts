@@ -172,9 +172,20 @@ export function createSendQueue(
     error: string | null,
   ): Promise<boolean> {
     const data = { msgId: message.id, newMsgId: message.new_msg_id, peer: message.peer, status, error };
-    const won = await ctx.withCallback(ctx.eventFor(account, 'message_status', data), (trx) =>
-      repo.settleMessage(trx, message.id, token, status, error),
-    );
+    const event = ctx.eventFor(account, 'message_status', data);
+    let won: boolean;
+    try {
+      won = await ctx.withCallback(event, (trx) => repo.settleMessage(trx, message.id, token, status, error));
+    } catch (err) {
+      // The message went out: settle it even if its event cannot be stored with it, rather than
+      // leave it claimed for the lease to send again. The event is then tried on its own.
+      log.error(
+        { err, msgId: message.id },
+        'send outcome not stored with its callback event; settling alone',
+      );
+      won = await repo.settleMessage(db, message.id, token, status, error);
+      if (won) await ctx.emitFor(account, 'message_status', data);
+    }
     if (!won) return false;
     ctx.publishMessage(account, { id: message.id, direction: 'out', status });
     return true;
