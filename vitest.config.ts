@@ -32,7 +32,13 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
+          // Two files at a time: a browser journey mostly waits (on the page, the service, its
+          // polls), so two share the 2-core machine well (the run: 625 s -> 493 s). Four made the
+          // restart and re-login tests miss their deadlines.
+          maxWorkers: 2,
+          // A poll waits on a page that shares the machine with another journey: the default 1 s
+          // failed a save-then-navigate on a loaded CI machine.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],

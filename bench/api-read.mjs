@@ -19,6 +19,8 @@ const SECONDS = numberArg('seconds', 3);
 const ROUNDS = numberArg('rounds', 6);
 const CONNECTIONS = numberArg('connections', 50);
 const BEFORE = stringArg('before', undefined);
+// --workers 1,2: the service once per count (WORKERS=N, PostgreSQL), all in the same rounds.
+const WORKERS = stringArg('workers', '1').split(',').map(Number);
 const WARMUP_SECONDS = 2;
 const PATH = '/api/refreshLoginInfo';
 
@@ -33,8 +35,17 @@ async function serviceTarget(main, env = {}) {
 
 const started = [];
 try {
-  const service = await serviceTarget();
+  if (WORKERS.some((n) => n > 1) && !process.env.DATABASE_URL)
+    throw new Error('--workers above 1 needs DATABASE_URL (PostgreSQL)');
+  const service = await serviceTarget(undefined, { WORKERS: String(WORKERS[0]) });
   started.push(service.server);
+  // More worker counts: peers on the same database (these reads change nothing).
+  const more = [];
+  for (const n of WORKERS.slice(1)) {
+    const target = await serviceTarget(undefined, { WORKERS: String(n) });
+    started.push(target.server);
+    more.push([`workers${n}`, target]);
+  }
   // Another build gets a database of its own (its migrations may differ).
   if (BEFORE && process.env.DATABASE_URL && !process.env.BEFORE_DATABASE_URL)
     throw new Error('--before on PostgreSQL: set BEFORE_DATABASE_URL to another database');
@@ -62,6 +73,9 @@ try {
       ? { before: { ...before, expected: JSON.stringify(before.answer), pid: before.server.child.pid } }
       : {}),
     service: { ...service, expected: bareJson, pid: service.server.child.pid },
+    ...Object.fromEntries(
+      more.map(([name, t]) => [name, { ...t, expected: JSON.stringify(t.answer), pid: t.server.child.pid }]),
+    ),
   };
   const run = (target, seconds) =>
     loadConnections({
@@ -84,9 +98,10 @@ try {
   const rounds = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
   for (let r = 0; r < ROUNDS; r++) {
     for (const [name, target] of Object.entries(targets)) {
-      const cpuBefore = cpuMs(target.pid);
+      const cpuBefore = cpuMs(target.pid, { children: true });
       const result = (await run(target, SECONDS)).byKind.request;
-      rounds[name].push({ ...result, cpuMs: cpuBefore === null ? null : cpuMs(target.pid) - cpuBefore });
+      const cpuAfter = cpuMs(target.pid, { children: true });
+      rounds[name].push({ ...result, cpuMs: cpuBefore === null ? null : cpuAfter - cpuBefore });
     }
   }
   const summary = (list) => {
@@ -117,13 +132,24 @@ try {
   writeReport('api-read', {
     when: new Date().toISOString(),
     machine: machineFacts(),
-    settings: { seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, database: databaseOf() },
+    settings: {
+      seconds: SECONDS,
+      rounds: ROUNDS,
+      connections: CONNECTIONS,
+      database: databaseOf(),
+      workers: WORKERS,
+    },
     call: `POST ${PATH} (console session)`,
     ...results,
     ratioToBaseline: ratio('service'),
     medianRoundRatio: medianRoundRatio('service'),
     // Bare route's CPU per request ÷ the service's: the ratio if CPU were the only limit.
     cpuRatio: cpuRatio('service'),
+    ...Object.fromEntries(
+      more
+        .map(([name]) => [`${name}RatioToBaseline`, ratio(name)])
+        .concat(more.map(([name]) => [`${name}MedianRoundRatio`, medianRoundRatio(name)])),
+    ),
     ...(before
       ? {
           beforeRatioToBaseline: ratio('before'),

@@ -3,7 +3,7 @@
 // fresh browser context (empty cache) of Debian's Chromium, interleaved with a baseline measured in
 // the same run: a static HTML page with the login page's own markup and CSS and no script, served by
 // the same server (the physical floor for the login page's first paint).
-//   npm run build && node bench/console-load.mjs [--loads 7] [--encodings gzip,br,identity]
+//   npm run build && node bench/console-load.mjs [--loads 7] [--encodings gzip,br,identity] [--list]
 // Each target is loaded as a gzip-only client and as a brotli client (interleaved). Reports bytes on
 // the wire (bodies as served plus headers, from Chromium's own count), requests, FCP, LCP and, for
 // the login page, "form usable" (the script has taken over the form: data-form-ready appears).
@@ -22,6 +22,8 @@ const LOADS = Math.max(5, arg('loads', 7));
 const encodingArg = process.argv.indexOf('--encodings');
 const ENCODINGS = (encodingArg > 0 ? process.argv[encodingArg + 1] : 'gzip,br').split(',');
 /** What a client of each kind sends as Accept-Encoding. */
+/** --list: print what each target's last load fetched, largest first (where the bytes go). */
+const LIST = process.argv.includes('--list');
 const ACCEPT = { gzip: 'gzip, deflate', br: 'gzip, deflate, br, zstd', identity: 'identity' };
 const BASELINE_FILE = 'bench-baseline.html';
 
@@ -79,13 +81,17 @@ async function measure(url, { token, waitFor, encoding }) {
   let bytes = 0;
   let requests = 0;
   const encodings = new Set();
+  const urls = new Map();
+  const files = [];
   cdp.on('Network.responseReceived', (e) => {
     requests++;
+    urls.set(e.requestId, new URL(e.response.url).pathname);
     const enc = e.response.headers['content-encoding'] ?? e.response.headers['Content-Encoding'];
     if (enc) encodings.add(enc);
   });
   cdp.on('Network.loadingFinished', (e) => {
     bytes += e.encodedDataLength;
+    files.push([e.encodedDataLength, urls.get(e.requestId) ?? '?']);
   });
   await page.goto(url, { waitUntil: 'load' });
   if (waitFor) await page.waitForSelector(waitFor, { timeout: 30_000 });
@@ -102,7 +108,7 @@ async function measure(url, { token, waitFor, encoding }) {
     ready: window.__ready ?? null,
   }));
   await context.close();
-  return { bytes, requests, encodings: [...encodings], ...timing };
+  return { bytes, requests, encodings: [...encodings], ...timing, files };
 }
 
 // The baseline: the login page as rendered, scripts removed, written beside the console's files
@@ -147,6 +153,13 @@ try {
     for (const [name, run] of Object.entries(targets)) runs[name].push(await run());
   }
 
+  if (LIST) {
+    for (const [name, rs] of Object.entries(runs)) {
+      console.log(`\n${name} (last load)`);
+      for (const [b, u] of rs.at(-1).files.sort((x, y) => y[0] - x[0])) console.log(String(b).padStart(8), u);
+    }
+  }
+  for (const rs of Object.values(runs)) for (const r of rs) delete r.files;
   const median = (xs) => {
     const v = xs.filter((x) => x !== null).sort((a, b) => a - b);
     return v.length ? v[Math.floor(v.length / 2)] : null;

@@ -27,6 +27,8 @@ export async function startServer(env = {}, { main = path.join(root, 'apps/serve
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // A bench that fails leaves no server behind (WORKERS=N: its workers end with it).
+  process.once('exit', () => child.kill('SIGKILL'));
   let out = '';
   const smsCodes = new Map();
   child.stdout.on('data', (d) => {
@@ -357,12 +359,27 @@ export function rssMb(pid) {
  * CPU time a process has used so far, in ms (Linux /proc: user + system, clock ticks of 10 ms), or
  * null. CPU per request is steadier than requests per second on a machine other work shares.
  */
-export function cpuMs(pid) {
+export function cpuMs(pid, { children = false } = {}) {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime (fields 14, 15)
+    let ms = (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime (fields 14, 15)
+    // WORKERS=N: the workers' time too (the primary only hands connections over).
+    if (children) for (const child of childrenOf(pid)) ms += cpuMs(child) ?? 0;
+    return ms;
   } catch {
     return null;
+  }
+}
+
+function childrenOf(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
   }
 }
 

@@ -6,32 +6,11 @@
  * this site only). Opened on its own, the page explains itself and links to the login.
  */
 import { TOKEN_COOKIE } from '@wxc/contract/constants';
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  launchBrowser,
-  MOBILE,
-  onPage,
-  openPage,
-  screenshot,
-  see,
-  seedCompany,
-  startServer,
-  type TestServer,
-} from './harness';
+import type { BrowserContext } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { MOBILE, onPage, openPage, screenshot, see, seedCompany, useSuite } from './harness';
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer({ RATE_LIMIT_PER_MINUTE: '100000' });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = useSuite({ RATE_LIMIT_PER_MINUTE: '100000' });
 
 /** A token of the right shape that no session has. */
 const UNKNOWN_TOKEN = 'Zm9yZ2VkLXRva2VuLXRoYXQtbm8tc2Vzc2lvbi1oYXM';
@@ -43,7 +22,7 @@ async function tokenCookie(context: BrowserContext): Promise<string | undefined>
 describe('/auth-redirect', () => {
   it('opened on its own explains what it is for and links to the login, without forwarding', async () => {
     for (const viewport of [undefined, MOBILE]) {
-      const t = await openPage(browser, server, viewport ? { viewport } : {});
+      const t = await openPage(suite.browser, suite.server, viewport ? { viewport } : {});
       const { page } = t;
       await page.goto('/auth-redirect?redirect=%2FmyAPI%2Findex');
       const card = page.getByTestId('auth-redirect');
@@ -62,8 +41,8 @@ describe('/auth-redirect', () => {
   });
 
   it('takes the token from its opener in a popup, stores it, tells the opener and closes itself', async () => {
-    const company = await seedCompany(server);
-    const t = await openPage(browser, server);
+    const company = await seedCompany(suite.server);
+    const t = await openPage(suite.browser, suite.server);
     const { page, context } = t;
     await page.goto('/agreement');
     await page.waitForFunction(() => document.title.startsWith('服务协议'));
@@ -97,11 +76,11 @@ describe('/auth-redirect', () => {
   });
 
   it('a popup opened by another origin takes no token from it', async () => {
-    const company = await seedCompany(server);
-    const t = await openPage(browser, server);
+    const company = await seedCompany(suite.server);
+    const t = await openPage(suite.browser, suite.server);
     const { page, context } = t;
     // localhost and 127.0.0.1 are different origins of the same service.
-    const otherOrigin = server.baseUrl.replace('127.0.0.1', 'localhost');
+    const otherOrigin = suite.server.baseUrl.replace('127.0.0.1', 'localhost');
     await page.goto(`${otherOrigin}/agreement`);
     const popupPromise = context.waitForEvent('page');
     await page.evaluate(
@@ -109,7 +88,7 @@ describe('/auth-redirect', () => {
         const popup = window.open(`${target}/auth-redirect`, 'wxc-signin', 'width=480,height=640');
         setInterval(() => popup?.postMessage({ type: 'wxc:auth-token', token }, '*'), 100);
       },
-      { token: company.token, target: server.baseUrl },
+      { token: company.token, target: suite.server.baseUrl },
     );
     const popup = await popupPromise;
     await popup.waitForURL('**/auth-redirect');
@@ -127,8 +106,8 @@ describe('/auth-redirect', () => {
   });
 
   it('takes a token from the fragment, drops it from the address, and goes on to the redirect', async () => {
-    const company = await seedCompany(server);
-    const t = await openPage(browser, server, { token: 'stale-token-from-an-old-session' });
+    const company = await seedCompany(suite.server);
+    const t = await openPage(suite.browser, suite.server, { token: 'stale-token-from-an-old-session' });
     t.allow(/status of 401/);
     const { page, context } = t;
     await page.goto(`/auth-redirect?redirect=%2FmyAPI%2Findex#token=${company.token}`);
@@ -137,14 +116,14 @@ describe('/auth-redirect', () => {
     expect(page.url()).not.toContain(company.token);
     expect(await tokenCookie(context)).toBe(company.token);
     // The token never went to the server in a URL.
-    expect(server.log.join('\n')).not.toContain(company.token);
+    expect(suite.server.log.join('\n')).not.toContain(company.token);
     t.assertNoErrors();
     await t.close();
   });
 
   it('goes home instead of to another site, and ignores a token in the query', async () => {
-    const company = await seedCompany(server);
-    const t = await openPage(browser, server);
+    const company = await seedCompany(suite.server);
+    const t = await openPage(suite.browser, suite.server);
     const { page, context } = t;
     await page.goto(
       `/auth-redirect?redirect=${encodeURIComponent('//evil.example/x')}#token=${company.token}`,
@@ -155,7 +134,7 @@ describe('/auth-redirect', () => {
     t.assertNoErrors();
     await t.close();
 
-    const q = await openPage(browser, server);
+    const q = await openPage(suite.browser, suite.server);
     await q.page.goto(`/auth-redirect?token=${company.token}`);
     await expect.poll(() => q.page.getByTestId('auth-redirect').getAttribute('data-state')).toBe('idle');
     expect(await tokenCookie(q.context)).toBeUndefined();
@@ -165,7 +144,7 @@ describe('/auth-redirect', () => {
 
   it('shows a clear error for an invalid token in the fragment', async () => {
     for (const viewport of [undefined, MOBILE]) {
-      const t = await openPage(browser, server, viewport ? { viewport } : {});
+      const t = await openPage(suite.browser, suite.server, viewport ? { viewport } : {});
       t.allow(/status of 401/); // the browser notes the refused check
       const { page, context } = t;
       await page.goto(`/auth-redirect?redirect=%2FmyAPI%2Findex#token=${UNKNOWN_TOKEN}`);

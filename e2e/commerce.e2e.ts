@@ -9,46 +9,33 @@
 import * as apiAccountCalls from '@wxc/contract/calls/api-accounts';
 import * as orderCalls from '@wxc/contract/calls/orders';
 import * as packageCalls from '@wxc/contract/calls/packages';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import {
   type Company,
   DESKTOP,
   gone,
-  launchBrowser,
   MOBILE,
   noPageOverflow,
   openPage,
   screenshot,
   see,
   seedCompany,
-  startServer,
   type TestPage,
-  type TestServer,
+  useSuite,
 } from './harness';
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  // Every browser here comes from 127.0.0.1 and loads ~40 assets per page; the service's per-IP
-  // limit (600/min by default, static files included) would answer 429 within a minute.
-  server = await startServer({ RATE_LIMIT_PER_MINUTE: '100000' });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+// Every browser here comes from 127.0.0.1 and loads ~40 assets per page; the service's per-IP
+// limit (600/min by default, static files included) would answer 429 within a minute.
+const suite = useSuite({ RATE_LIMIT_PER_MINUTE: '100000' });
 
 const dialog = (page: Page, title: string) => page.getByRole('dialog').filter({ hasText: title });
 const toast = (page: Page, text: string | RegExp) =>
   page.locator('.ant-message-notice').filter({ hasText: text });
 
 async function openWithClipboard(token: string, viewport = DESKTOP): Promise<TestPage> {
-  const t = await openPage(browser, server, { token, viewport });
-  await t.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
+  const t = await openPage(suite.browser, suite.server, { token, viewport });
+  await t.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.server.baseUrl });
   return t;
 }
 
@@ -56,14 +43,14 @@ const readClipboard = (page: Page) => page.evaluate(() => navigator.clipboard.re
 
 /** Buys and pays a package through the API, as a program would (for tests that start after it). */
 async function buyThroughApi(company: Company, packageName = '基础版·月付') {
-  const catalogue = await server.api(packageCalls.list, {}, company.token);
+  const catalogue = await suite.server.api(packageCalls.list, {}, company.token);
   const pkg = catalogue.data.list.find((p) => p.name === packageName)!;
-  const order = await server.api(
+  const order = await suite.server.api(
     orderCalls.buy,
     { packageId: pkg.id, quantity: 1, idempotencyKey: `e2e-${company.phone}-${pkg.id}` },
     company.token,
   );
-  const paid = await server.api(orderCalls.paySandbox, { orderNo: order.data.orderNo }, company.token);
+  const paid = await suite.server.api(orderCalls.paySandbox, { orderNo: order.data.orderNo }, company.token);
   expect(paid.data.state).toBe('paid');
   return pkg;
 }
@@ -76,7 +63,7 @@ async function snap(page: Page, name: string) {
 
 describe('commerce: packages, orders, sub-accounts', () => {
   it('buys a package through the sandbox, sees it in 我的套餐 and the records, manages a sub-account', async () => {
-    const company = await seedCompany(server);
+    const company = await seedCompany(suite.server);
     const t = await openWithClipboard(company.token);
     // The browser notes each refused call (the over-allocation below) as a failed resource load.
     t.allow(/status of 400/);
@@ -108,7 +95,7 @@ describe('commerce: packages, orders, sub-accounts', () => {
     await see(pay.getByText('沙箱支付（测试环境）'));
     const orderNo = (await pay.getByTestId('order-no').textContent())!;
     expect(orderNo).toMatch(/^WX\d{14}\d{6}$/);
-    const orders = await server.api(orderCalls.queryOrders, {}, company.token);
+    const orders = await suite.server.api(orderCalls.queryOrders, {}, company.token);
     expect(orders.data.total).toBe(1);
     expect(orders.data.list[0]).toMatchObject({ orderNo, state: 'pending', amountFen: 59_800, quantity: 2 });
 
@@ -198,7 +185,7 @@ describe('commerce: packages, orders, sub-accounts', () => {
     await row.getByRole('button', { name: '分配额度' }).click();
     slots = dialog(page, '分配额度');
     await see(slots.getByText('最多 5 个'));
-    const other = await server.api(
+    const other = await suite.server.api(
       apiAccountCalls.openApiAccount,
       { name: '另一个应用', availableNum: 1 },
       company.token,
@@ -240,7 +227,7 @@ describe('commerce: packages, orders, sub-accounts', () => {
     await see(toast(page, '4 个额度已退回'));
     await gone(row);
     await expect.poll(() => page.getByTestId('quota-free').textContent()).toBe('4');
-    const after = await server.api(
+    const after = await suite.server.api(
       apiAccountCalls.queryApiAccount,
       { includeRecovered: true },
       company.token,
@@ -273,7 +260,7 @@ describe('commerce: packages, orders, sub-accounts', () => {
   });
 
   it('opens API access from 我的API once, with the secret shown once', async () => {
-    const company = await seedCompany(server);
+    const company = await seedCompany(suite.server);
     const t = await openWithClipboard(company.token);
     const { page } = t;
 
@@ -331,7 +318,7 @@ describe('commerce: packages, orders, sub-accounts', () => {
       body: '{}',
     });
     expect(wrong.status).toBe(401);
-    const again = await server.api(apiAccountCalls.applyApis, {}, company.token);
+    const again = await suite.server.api(apiAccountCalls.applyApis, {}, company.token);
     expect(again.data).toEqual({ created: false, credentials: null });
 
     t.assertNoErrors();
@@ -339,16 +326,16 @@ describe('commerce: packages, orders, sub-accounts', () => {
   });
 
   it('keeps a customer out of operator screens and calls', async () => {
-    const company = await seedCompany(server);
-    const t = await openPage(browser, server, { token: company.token });
+    const company = await seedCompany(suite.server);
+    const t = await openPage(suite.browser, suite.server, { token: company.token });
     const { page } = t;
     await page.goto('/operator/index');
     await page.waitForURL('**/401');
     await see(page.getByRole('heading', { name: '无权访问' }));
     expect(await page.getByRole('heading', { name: '运营管理' }).count()).toBe(0);
-    const orders = await server.api(orderCalls.adminQueryOrders, {}, company.token);
+    const orders = await suite.server.api(orderCalls.adminQueryOrders, {}, company.token);
     expect(orders.code).toBe('40300');
-    const save = await server.api(
+    const save = await suite.server.api(
       packageCalls.adminSavePackage,
       { name: '白送版', tier: 'enterprise', slots: 999, durationDays: 3650, priceFen: 0, onSale: true },
       company.token,
@@ -359,21 +346,21 @@ describe('commerce: packages, orders, sub-accounts', () => {
   });
 
   it('screens at 1440 and 375 px: every page fits, tables scroll inside', async () => {
-    const company = await seedCompany(server);
+    const company = await seedCompany(suite.server);
     await buyThroughApi(company);
     await buyThroughApi(company, '企业版·年付');
     for (const input of [
       { name: '营销助手', availableNum: 3, callbackUrl: 'https://203.0.113.10/wechat/callback' },
       { name: '客服系统', availableNum: 2 },
     ]) {
-      const opened = await server.api(apiAccountCalls.openApiAccount, input, company.token);
+      const opened = await suite.server.api(apiAccountCalls.openApiAccount, input, company.token);
       expect(opened.code, opened.message).toBe('200');
     }
     for (const [label, viewport] of [
       ['1440', DESKTOP],
       ['375', MOBILE],
     ] as const) {
-      const t = await openPage(browser, server, { token: company.token, viewport });
+      const t = await openPage(suite.browser, suite.server, { token: company.token, viewport });
       const { page } = t;
       await page.goto('/purchaseRecords/index');
       await see(page.getByRole('article', { name: '基础版·月付' }));
@@ -413,7 +400,7 @@ describe('commerce: packages, orders, sub-accounts', () => {
       t.assertNoErrors();
       await t.close();
     }
-    const config = await server.api(apiAccountCalls.getConfigCompanyInfo, {}, company.token);
+    const config = await suite.server.api(apiAccountCalls.getConfigCompanyInfo, {}, company.token);
     expect(config.data.ipAllowlist).toEqual(['203.0.113.5', '203.0.113.0/24']);
   });
 });

@@ -8,8 +8,8 @@
  */
 
 import { SIDEBAR_WIDTH_PX } from '@wxc/contract/constants';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { seriesColors } from '../apps/web/src/pages/operator/trend-option';
 import { palette, parseHex } from '../apps/web/src/utils/theme';
 import {
@@ -17,7 +17,6 @@ import {
   apiLogin,
   DESKTOP,
   gone,
-  launchBrowser,
   loginMessagingAccount,
   MOBILE,
   onPage,
@@ -27,23 +26,14 @@ import {
   see,
   seedCompany,
   settle,
-  startServer,
-  type TestServer,
+  useSuite,
 } from './harness';
 
-let server: TestServer;
-let browser: Browser;
+const suite = useSuite({ SERVER_FLAG: 'formal', RATE_LIMIT_PER_MINUTE: '100000' });
 let adminToken: string;
 
 beforeAll(async () => {
-  server = await startServer({ SERVER_FLAG: 'formal', RATE_LIMIT_PER_MINUTE: '100000' });
-  browser = await launchBrowser();
-  adminToken = await apiLogin(server, ADMIN.account, ADMIN.password);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  adminToken = await apiLogin(suite.server, ADMIN.account, ADMIN.password);
 });
 
 type Box = { x: number; y: number; width: number; height: number };
@@ -62,8 +52,8 @@ const rgb = (hex: string) => `rgb(${parseHex(hex).join(', ')})`;
 
 describe('tab 刷新 through /redirect/*', () => {
   it('re-opens another tab without false error toasts, keeps the query, and leaves no /redirect in history', async () => {
-    const company = await seedCompany(server);
-    const t = await openPage(browser, server, { token: company.token });
+    const company = await seedCompany(suite.server);
+    const t = await openPage(suite.browser, suite.server, { token: company.token });
     const { page } = t;
     const sidebar = page.locator('.sidebar');
     const toasts = page.locator('.ant-message-notice');
@@ -119,8 +109,8 @@ describe('sidebar logo with the 正式版 label', () => {
     ['375', MOBILE],
   ] as const) {
     it(`keeps the label whole inside the sidebar at ${label} px, expanded and collapsed`, async () => {
-      const company = await seedCompany(server);
-      const t = await openPage(browser, server, { token: company.token, viewport });
+      const company = await seedCompany(suite.server);
+      const t = await openPage(suite.browser, suite.server, { token: company.token, viewport });
       const { page } = t;
       await page.goto('/dashboard');
       await onPage(page, '用户中心');
@@ -162,8 +152,8 @@ describe('sidebar logo with the 正式版 label', () => {
 
 describe('settings entry', () => {
   it('at 1440 px is a slim edge tab that covers no content, slides out on keyboard focus and opens with Enter', async () => {
-    const company = await seedCompany(server);
-    const t = await openPage(browser, server, { token: company.token });
+    const company = await seedCompany(suite.server);
+    const t = await openPage(suite.browser, suite.server, { token: company.token });
     const { page } = t;
     const tab = page.getByRole('button', { name: '系统布局设置' });
 
@@ -238,7 +228,7 @@ describe('settings entry', () => {
     await t.close();
 
     // The operator's 运营总览: the 90 天 control is not covered either.
-    const op = await openPage(browser, server, { token: adminToken });
+    const op = await openPage(suite.browser, suite.server, { token: adminToken });
     await op.page.goto('/operator/index?tab=panel');
     await onPage(op.page, '运营管理');
     await see(op.page.getByText('90 天'));
@@ -251,8 +241,8 @@ describe('settings entry', () => {
   });
 
   it('at 375 px leaves the edge free and opens from 布局设置 in the avatar menu', async () => {
-    const company = await seedCompany(server);
-    const t = await openPage(browser, server, { token: company.token, viewport: MOBILE });
+    const company = await seedCompany(suite.server);
+    const t = await openPage(suite.browser, suite.server, { token: company.token, viewport: MOBILE });
     const { page } = t;
     await page.goto('/dashboard');
     await onPage(page, '用户中心');
@@ -292,14 +282,14 @@ describe('page header', () => {
     it(`every page of the shell opens with the same header at ${label} px`, {
       timeout: 120_000,
     }, async () => {
-      const company = await seedCompany(server);
+      const company = await seedCompany(suite.server);
       const pages: Array<[string, string, string]> = [
         ...CUSTOMER_PAGES.map(([p, title]) => [p, title, company.token] as [string, string, string]),
         ['/operator/index', '运营管理', adminToken],
       ];
       const styles = new Set<string>();
       for (const token of [company.token, adminToken]) {
-        const t = await openPage(browser, server, { token, viewport });
+        const t = await openPage(suite.browser, suite.server, { token, viewport });
         for (const [path, title] of pages.filter(([, , tok]) => tok === token)) {
           await t.page.goto(path);
           await onPage(t.page, title);
@@ -332,8 +322,8 @@ describe('page header', () => {
 
 describe('购买记录 date filter', () => {
   it('uses antd RangePicker in Chinese and sends the same from/to as before', async () => {
-    const company = await seedCompany(server);
-    const t = await openPage(browser, server, { token: company.token });
+    const company = await seedCompany(suite.server);
+    const t = await openPage(suite.browser, suite.server, { token: company.token });
     const { page } = t;
     const sent: Array<Record<string, unknown>> = [];
     page.on('request', (req) => {
@@ -377,7 +367,7 @@ describe('购买记录 date filter', () => {
     await t.close();
 
     // At 375 px the two months stack and stay on screen.
-    const m = await openPage(browser, server, { token: company.token, viewport: MOBILE });
+    const m = await openPage(suite.browser, suite.server, { token: company.token, viewport: MOBILE });
     await m.page.goto('/purchaseRecords/index');
     await onPage(m.page, '套餐');
     await m.page.getByRole('tab', { name: '购买记录' }).click();
@@ -456,7 +446,7 @@ describe('运营总览 trend chart', () => {
     ['375', MOBILE],
   ] as const) {
     it(`shows both count lines inside the plot, with realistic data, at ${label} px`, async () => {
-      const t = await openPage(browser, server, { token: adminToken, viewport });
+      const t = await openPage(suite.browser, suite.server, { token: adminToken, viewport });
       const { page } = t;
       await page.route('**/api/home/agentPanel', async (route) => {
         const days = (JSON.parse(route.request().postData() ?? '{}') as { days?: number }).days ?? 30;
@@ -487,8 +477,8 @@ describe('运营总览 trend chart', () => {
 
 describe('theme colour', () => {
   it('a non-default colour reaches the sidebar active item, stat cards, buttons, tabs and links', async () => {
-    const company = await seedCompany(server);
-    const t = await openPage(browser, server, { token: company.token });
+    const company = await seedCompany(suite.server);
+    const t = await openPage(suite.browser, suite.server, { token: company.token });
     const { page } = t;
     await page.goto('/dashboard');
     await onPage(page, '用户中心');
@@ -540,8 +530,8 @@ describe('theme colour', () => {
 
 describe('who is signed in', () => {
   it('a new company sees its company name and initial, an introduction and a live 在线微信 count', async () => {
-    const company = await payingCompany(server);
-    const t = await openPage(browser, server, { token: company.token });
+    const company = await payingCompany(suite.server);
+    const t = await openPage(suite.browser, suite.server, { token: company.token });
     const { page } = t;
     await page.goto('/dashboard');
     await onPage(page, '用户中心');
@@ -566,7 +556,7 @@ describe('who is signed in', () => {
     await page.keyboard.press('Escape');
 
     // An account logs in elsewhere: the count follows without a reload.
-    await loginMessagingAccount(server, company);
+    await loginMessagingAccount(suite.server, company);
     await expect.poll(() => count.innerText(), { timeout: 10_000 }).toMatch(/在线微信\s*1/);
     await count.click();
     await onPage(page, '微信管理');
@@ -574,7 +564,7 @@ describe('who is signed in', () => {
     await t.close();
 
     // At 375 px the count sits in the avatar menu.
-    const m = await openPage(browser, server, { token: company.token, viewport: MOBILE });
+    const m = await openPage(suite.browser, suite.server, { token: company.token, viewport: MOBILE });
     await m.page.goto('/dashboard');
     await onPage(m.page, '用户中心');
     await m.page.getByRole('button', { name: '用户菜单' }).click();
@@ -587,7 +577,7 @@ describe('who is signed in', () => {
   });
 
   it("an operator sees the operator's own name, 运营管理员 and no messaging count", async () => {
-    const t = await openPage(browser, server, { token: adminToken });
+    const t = await openPage(suite.browser, suite.server, { token: adminToken });
     const { page } = t;
     await page.goto('/operator/index');
     await onPage(page, '运营管理');

@@ -3,32 +3,11 @@
  * that don't, hashed assets taken from the browser cache on a repeat visit, and a sign-in page whose
  * form is in the HTML itself (it paints before, and without, any script).
  */
-import type { Browser, CDPSession, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  CAPTCHA,
-  launchBrowser,
-  onPage,
-  openPage,
-  PRODUCT_TITLE,
-  see,
-  seedCompany,
-  startServer,
-  type TestServer,
-} from './harness';
+import type { CDPSession, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { CAPTCHA, onPage, openPage, PRODUCT_TITLE, see, seedCompany, useSuite } from './harness';
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = useSuite();
 
 interface Seen {
   url: string;
@@ -77,8 +56,8 @@ describe('console delivery', () => {
     ['a client that takes no compression', 'identity', undefined],
   ] as const) {
     it(`${kind} signs in and gets a working console`, async () => {
-      const company = await seedCompany(server);
-      const t = await openPage(browser, server);
+      const company = await seedCompany(suite.server);
+      const t = await openPage(suite.browser, suite.server);
       const { seen } = await watch(t.page, accept);
       await signIn(t.page, company.phone, company.password);
       await see(t.page.locator('.stat-card .stat-value').first());
@@ -93,8 +72,8 @@ describe('console delivery', () => {
   }
 
   it('a repeat visit takes every hashed asset from the browser cache', async () => {
-    const company = await seedCompany(server);
-    const t = await openPage(browser, server, { token: company.token });
+    const company = await seedCompany(suite.server);
+    const t = await openPage(suite.browser, suite.server, { token: company.token });
     await t.page.goto('/dashboard');
     await see(t.page.locator('.stat-card .stat-value').first());
     // Everything the first visit loads is in the cache once the chart is drawn. (Not "network
@@ -115,7 +94,10 @@ describe('console delivery', () => {
   });
 
   it('the sign-in form is in the HTML: it shows with scripts off, with the product title', async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false, baseURL: server.baseUrl });
+    const context = await suite.browser.newContext({
+      javaScriptEnabled: false,
+      baseURL: suite.server.baseUrl,
+    });
     const page = await context.newPage();
     for (const [address, title, button] of [
       ['/login', '登录', '登 录'],

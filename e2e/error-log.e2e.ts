@@ -1,12 +1,10 @@
 import { clientErrorCalls } from '@wxc/contract';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN,
   apiLogin,
   type Company,
   DESKTOP,
-  launchBrowser,
   MOBILE,
   noPageOverflow,
   onPage,
@@ -15,8 +13,7 @@ import {
   see,
   seedCompany,
   settle,
-  startServer,
-  type TestServer,
+  useSuite,
 } from './harness';
 
 /**
@@ -24,27 +21,19 @@ import {
  * /error-log/log; its company sees it, another company does not, the operator sees it with the
  * company's name.
  */
-let server: TestServer;
-let browser: Browser;
+const suite = useSuite({ SHOWCASE: 'true' });
 let a: Company;
 let b: Company;
 let adminToken: string;
 
 beforeAll(async () => {
-  server = await startServer({ SHOWCASE: 'true' });
-  browser = await launchBrowser();
-  [a, b] = await Promise.all([seedCompany(server), seedCompany(server)]);
-  adminToken = await apiLogin(server, ADMIN.account, ADMIN.password);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  [a, b] = await Promise.all([seedCompany(suite.server), seedCompany(suite.server)]);
+  adminToken = await apiLogin(suite.server, ADMIN.account, ADMIN.password);
 });
 
 describe('error log', () => {
   it('a sample error is reported and listed for its company and the operator only', async () => {
-    const t = await openPage(browser, server, { viewport: DESKTOP, token: a.token });
+    const t = await openPage(suite.browser, suite.server, { viewport: DESKTOP, token: a.token });
     // The sample error is thrown on purpose: the page sees it as an uncaught error.
     t.allow(/示例错误/);
     try {
@@ -73,10 +62,10 @@ describe('error log', () => {
     }
 
     // Stored with the page's path only; the other company's list stays empty.
-    const ofA = await server.api(clientErrorCalls.list, {}, a.token);
+    const ofA = await suite.server.api(clientErrorCalls.list, {}, a.token);
     expect(ofA.data.list).toHaveLength(1);
     expect(ofA.data.list[0]).toMatchObject({ kind: 'error', source: '/error-log/log' });
-    const other = await openPage(browser, server, { viewport: DESKTOP, token: b.token });
+    const other = await openPage(suite.browser, suite.server, { viewport: DESKTOP, token: b.token });
     try {
       await other.page.goto('/error-log/log');
       await see(other.page.getByText('暂无错误记录'));
@@ -86,7 +75,7 @@ describe('error log', () => {
       await other.close();
     }
 
-    const ops = await openPage(browser, server, { viewport: DESKTOP, token: adminToken });
+    const ops = await openPage(suite.browser, suite.server, { viewport: DESKTOP, token: adminToken });
     try {
       await ops.page.goto('/error-log/log');
       const row = ops.page.locator('.ant-table-row', { hasText: '示例错误 #1' });

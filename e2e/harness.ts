@@ -21,7 +21,7 @@ import { TOKEN_COOKIE } from '@wxc/contract/constants';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const ARTIFACTS = path.join(ROOT, 'e2e', 'artifacts');
@@ -57,6 +57,8 @@ export interface TestServer {
   terminate(): Promise<number | null>;
   /** The folder to hand `startServer` to start again on the same data. */
   root: string;
+  /** The service's process (with WORKERS=N, the primary that runs the workers). */
+  pid: number;
 }
 
 /** A random private address to stand for one client. */
@@ -160,6 +162,7 @@ export async function startServer(
     dataDir: path.join(dataDir, 'data'),
     root: dataDir,
     log,
+    pid: child.pid!,
     async smsCode(phone, scene, timeoutMs = 5000) {
       const until = Date.now() + timeoutMs;
       for (;;) {
@@ -362,6 +365,29 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
 }
 
+/** A test file's service and browser (`useSuite`). */
+export interface Suite {
+  server: TestServer;
+  browser: Browser;
+}
+
+/**
+ * One service (started with `env`) and one browser for the test file that calls it: started before
+ * its tests (before any `beforeAll` it registers after this), stopped after them.
+ */
+export function useSuite(env: Record<string, string> = {}): Suite {
+  const suite = {} as Suite;
+  beforeAll(async () => {
+    suite.server = await startServer(env);
+    suite.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.server?.stop();
+  });
+  return suite;
+}
+
 export const DESKTOP = { width: 1440, height: 900 };
 export const MOBILE = { width: 375, height: 812 };
 
@@ -398,7 +424,9 @@ export async function openPage(
     await context.addCookies([{ name: TOKEN_COOKIE, value: options.token, url: server.baseUrl }]);
   }
   const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
+  // Generous: two test files run at a time on two cores, so a step can take a while; a step that
+  // never happens still fails, and the test's own limit (60 s) stays.
+  page.setDefaultTimeout(20_000);
   const errors: string[] = [];
   const allowed: RegExp[] = [];
   page.on('console', (msg) => {
@@ -501,3 +529,16 @@ export async function onPage(page: Page, title: string): Promise<void> {
   }
   await see(page.locator('.app-main > *'));
 }
+
+/** Client-side navigation in the open tab (the router follows popstate): no reload, tabs and cached views kept. */
+export async function go(page: Page, path: string): Promise<void> {
+  await page.evaluate((p) => {
+    history.pushState(null, '', p);
+    dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+}
+
+export const pathname = (page: Page) => new URL(page.url()).pathname;
+
+/** A button's accessible name as antd writes it: a space between two Chinese characters (确 定). */
+export const btn = (text: string) => new RegExp(`^\\s*${[...text].join('\\s*')}\\s*$`);

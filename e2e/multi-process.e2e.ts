@@ -4,6 +4,7 @@
  * their revocation, the QR login, sending (each message once, paced), the login lockout and the
  * per-IP rate limits hold across them. Runs when TEST_DATABASE_URL names a PostgreSQL server (CI sets it).
  */
+import { execFileSync } from 'node:child_process';
 import * as authCalls from '@wxc/contract/calls/auth';
 import * as messagingCalls from '@wxc/contract/calls/messaging';
 import * as simCalls from '@wxc/contract/calls/sim';
@@ -140,5 +141,82 @@ describe.skipIf(!PG_URL)('three processes on one PostgreSQL', () => {
       headers: { 'X-Forwarded-For': '10.78.0.1' },
     });
     expect(other.status).toBe(200);
+  });
+});
+
+/** The processes `pid` runs (WORKERS=N: its workers). */
+function childPids(pid: number): number[] {
+  try {
+    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .map((l) => Number(l.trim()))
+      .filter((n) => n > 0);
+  } catch {
+    return []; // ps exits 1 when there is none
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe.skipIf(!PG_URL)('WORKERS=2: two processes on one port', () => {
+  it('both serve, a session holds on either, a worker that dies is replaced, SIGTERM stops them all', async () => {
+    const database = await freshPostgresDatabase('wxc_workers');
+    const server = await startServer({
+      DATABASE_URL: database.url,
+      WORKERS: '2',
+      RATE_LIMIT_PER_MINUTE: '1000000',
+      LOG_LEVEL: 'info',
+    });
+    try {
+      const listening = () => server.log.filter((l) => l.includes('Server listening')).length;
+      await expect.poll(() => childPids(server.pid).length).toBe(2);
+      await expect.poll(listening).toBe(2); // the service answered as soon as the first one did
+      const company = await payingCompany(server);
+      // Each new connection goes to the next worker: ten at once reach both, with one session.
+      const reads = await Promise.all(
+        Array.from({ length: 10 }, () => server.api(authCalls.refreshLoginInfo, {}, company.token)),
+      );
+      expect(reads.map((r) => r.code)).toEqual(Array(10).fill('200'));
+      const served = new Set(
+        server.log
+          .filter((l) => l.includes('"request completed"'))
+          .map((l) => (JSON.parse(l) as { pid: number }).pid),
+      );
+      expect(served.size).toBe(2);
+
+      const [lost] = childPids(server.pid);
+      process.kill(lost!, 'SIGKILL');
+      await expect
+        .poll(() => {
+          const now = childPids(server.pid);
+          return now.length === 2 && !now.includes(lost!);
+        })
+        .toBe(true);
+      // …and the new one serves (two listened at the start, the replacement is the third).
+      await expect.poll(listening).toBe(3);
+      const again = await Promise.all(
+        Array.from({ length: 6 }, () => server.api(authCalls.refreshLoginInfo, {}, company.token)),
+      );
+      expect(again.map((r) => r.code)).toEqual(Array(6).fill('200'));
+      expect((await server.api(authCalls.logout, {}, company.token)).code).toBe('200');
+      const after = await Promise.all(
+        Array.from({ length: 6 }, () => server.api(authCalls.refreshLoginInfo, {}, company.token)),
+      );
+      expect(after.map((r) => r.code)).toEqual(Array(6).fill('403'));
+
+      const workers = childPids(server.pid);
+      expect(await server.terminate(), 'exit code after SIGTERM').toBe(0);
+      for (const pid of workers) expect(alive(pid), `worker ${pid} after SIGTERM`).toBe(false);
+    } finally {
+      await server.stop();
+      await database.drop();
+    }
   });
 });

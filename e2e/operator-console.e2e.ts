@@ -14,8 +14,8 @@ import * as authCalls from '@wxc/contract/calls/auth';
 import * as messagingCalls from '@wxc/contract/calls/messaging';
 import { SUPPORT_VIEW_HEADER } from '@wxc/contract/constants';
 import Database from 'better-sqlite3';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN,
   apiLogin,
@@ -23,7 +23,6 @@ import {
   type Company,
   DESKTOP,
   gone,
-  launchBrowser,
   loginMessagingAccount,
   MOBILE,
   noPageOverflow,
@@ -34,30 +33,21 @@ import {
   see,
   seedCompany,
   settle,
-  startServer,
   type TestPage,
-  type TestServer,
+  useSuite,
 } from './harness';
 import { qrLikePng } from './png';
 
-let server: TestServer;
-let browser: Browser;
+const suite = useSuite({
+  RATE_LIMIT_PER_MINUTE: '100000',
+  SEND_INTERVAL_MS: '0',
+  SIM_REPLY_DELAY_MS: '200',
+  SIM_CHATTER_SECONDS: '0',
+});
 let adminToken: string;
 
 beforeAll(async () => {
-  server = await startServer({
-    RATE_LIMIT_PER_MINUTE: '100000',
-    SEND_INTERVAL_MS: '0',
-    SIM_REPLY_DELAY_MS: '200',
-    SIM_CHATTER_SECONDS: '0',
-  });
-  browser = await launchBrowser();
-  adminToken = await apiLogin(server, ADMIN.account, ADMIN.password);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  adminToken = await apiLogin(suite.server, ADMIN.account, ADMIN.password);
 });
 
 const errorToasts = (page: Page) => page.locator('.ant-message-notice .ant-message-error');
@@ -66,18 +56,22 @@ const errorToasts = (page: Page) => page.locator('.ant-message-notice .ant-messa
 async function busyCompany(
   companyName: string,
 ): Promise<Company & { id: string; nickname: string; text: string }> {
-  const company = await payingCompany(server, { companyName });
-  const account = await loginMessagingAccount(server, company);
-  const contacts = await server.api(messagingCalls.getAddressList, { wxid: account.wxid }, company.token);
+  const company = await payingCompany(suite.server, { companyName });
+  const account = await loginMessagingAccount(suite.server, company);
+  const contacts = await suite.server.api(
+    messagingCalls.getAddressList,
+    { wxid: account.wxid },
+    company.token,
+  );
   const friend = contacts.data.list.find((c) => c.kind === 'friend')!;
   const text = `运营可见的消息 ${company.phone.slice(-4)}`;
-  const sent = await server.api(
+  const sent = await suite.server.api(
     messagingCalls.sendMsgText,
     { wxid: account.wxid, toWxid: friend.wxid, content: text },
     company.token,
   );
   expect(sent.code).toBe('200');
-  const me = await server.api(authCalls.refreshLoginInfo, {}, company.token);
+  const me = await suite.server.api(authCalls.refreshLoginInfo, {}, company.token);
   return { ...company, id: me.data.id, nickname: account.nickname, text };
 }
 
@@ -98,7 +92,10 @@ function recordApi(t: TestPage) {
 }
 
 function auditedReads(companyId: string): string[] {
-  const db = new Database(path.join(server.dataDir, 'app.sqlite'), { readonly: true, fileMustExist: true });
+  const db = new Database(path.join(suite.server.dataDir, 'app.sqlite'), {
+    readonly: true,
+    fileMustExist: true,
+  });
   try {
     const rows = db.prepare(`SELECT detail FROM audit_log WHERE action = 'support.view'`).all() as Array<{
       detail: string;
@@ -114,7 +111,7 @@ function auditedReads(companyId: string): string[] {
 
 describe('the operator lands on the operator area', () => {
   it('signing in as the operator opens 运营管理 with an operator’s top bar and no error toasts', async () => {
-    const t = await openPage(browser, server);
+    const t = await openPage(suite.browser, suite.server);
     const { page } = t;
     await page.goto('/login');
     await page.getByLabel('账号', { exact: true }).fill(ADMIN.account);
@@ -151,7 +148,7 @@ describe('the operator lands on the operator area', () => {
   });
 
   it('at 375 px: the compact switcher and 运营管理 in the avatar menu, nothing of the customer’s', async () => {
-    const t = await openPage(browser, server, { token: adminToken, viewport: MOBILE });
+    const t = await openPage(suite.browser, suite.server, { token: adminToken, viewport: MOBILE });
     const { page } = t;
     await page.goto('/');
     await page.waitForURL('**/operator/index');
@@ -184,8 +181,8 @@ describe('support view', () => {
     timeout: 180_000,
   }, async () => {
     const acme = await busyCompany('星河只读科技有限公司');
-    const other = await seedCompany(server, { companyName: '东岭贸易有限公司' });
-    const t = await openPage(browser, server, { token: adminToken });
+    const other = await seedCompany(suite.server, { companyName: '东岭贸易有限公司' });
+    const t = await openPage(suite.browser, suite.server, { token: adminToken });
     const { page } = t;
     const calls = recordApi(t);
 
@@ -329,7 +326,9 @@ describe('support view', () => {
       { header: SUPPORT_VIEW_HEADER, companyId: acme.id },
     );
     expect(refused).toBe('40300');
-    expect((await server.api(apiAccountCalls.queryApiAccount, {}, acme.token)).data.list).toHaveLength(1);
+    expect((await suite.server.api(apiAccountCalls.queryApiAccount, {}, acme.token)).data.list).toHaveLength(
+      1,
+    );
 
     // Switch company from the top bar: the other company's (empty) console, nothing of the first.
     await page.getByTestId('company-switcher').click();
@@ -368,7 +367,7 @@ describe('support view', () => {
       ['1440', DESKTOP],
       ['375', MOBILE],
     ] as const) {
-      const t = await openPage(browser, server, { token: adminToken, viewport });
+      const t = await openPage(suite.browser, suite.server, { token: adminToken, viewport });
       const { page } = t;
       await page.goto('/operator/index?tab=companies');
       await onPage(page, '运营管理');
@@ -407,7 +406,7 @@ describe('support view', () => {
 
 describe('support contact', () => {
   it('the operator uploads the QR image and text in 设置; customers see them under 联系客服', async () => {
-    const t = await openPage(browser, server, { token: adminToken });
+    const t = await openPage(suite.browser, suite.server, { token: adminToken });
     const { page } = t;
     await page.goto('/operator/index?tab=settings');
     await onPage(page, '运营管理');
@@ -428,8 +427,8 @@ describe('support contact', () => {
     await settle(page);
     await screenshot(page, 'operator-support-contact-1440');
 
-    const company = await seedCompany(server);
-    const c = await openPage(browser, server, { token: company.token });
+    const company = await seedCompany(suite.server);
+    const c = await openPage(suite.browser, suite.server, { token: company.token });
     await c.page.goto('/dashboard');
     await onPage(c.page, '用户中心');
     await c.page.getByRole('button', { name: '联系客服' }).click();
@@ -438,11 +437,14 @@ describe('support contact', () => {
     expect(await popover.getByRole('img', { name: '客服二维码' }).getAttribute('src')).toMatch(
       /^\/support-qr\//,
     );
-    expect(
-      await popover
-        .getByRole('img', { name: '客服二维码' })
-        .evaluate((img: HTMLImageElement) => img.naturalWidth),
-    ).toBeGreaterThan(0);
+    // Visible is not loaded: wait for the image's bytes, then check they decoded.
+    await expect
+      .poll(() =>
+        popover
+          .getByRole('img', { name: '客服二维码' })
+          .evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : -1)),
+      )
+      .toBeGreaterThan(0);
     await see(popover.getByText('工作日 9:00-21:00，扫码添加专属客服'));
     await settle(c.page);
     await screenshot(c.page, 'operator-support-contact-customer-1440', false);

@@ -7,38 +7,28 @@
 import * as orderCalls from '@wxc/contract/calls/orders';
 import * as packageCalls from '@wxc/contract/calls/packages';
 import * as realNameCalls from '@wxc/contract/calls/realname';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN,
   apiLogin,
   DESKTOP,
   gone,
-  launchBrowser,
   MOBILE,
   onPage,
   openPage,
   screenshot,
   see,
   seedCompany,
-  startServer,
-  type TestServer,
+  useSuite,
 } from './harness';
 import { documentPng } from './png';
 
-let server: TestServer;
-let browser: Browser;
+const suite = useSuite({ RATE_LIMIT_PER_MINUTE: '100000' });
 let adminToken: string;
 
 beforeAll(async () => {
-  server = await startServer({ RATE_LIMIT_PER_MINUTE: '100000' });
-  browser = await launchBrowser();
-  adminToken = await apiLogin(server, ADMIN.account, ADMIN.password);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  adminToken = await apiLogin(suite.server, ADMIN.account, ADMIN.password);
 });
 
 const SOCIAL = {
@@ -80,8 +70,8 @@ async function snap(page: Page, name: string, fullPage = true) {
 
 describe('real-name verification and the operator area', () => {
   it('submit -> 审核中; refused with a reason; one image replaced; passed -> 已认证', async () => {
-    const company = await seedCompany(server, { companyName: '实名旅程科技有限公司' });
-    const customer = await openPage(browser, server, { token: company.token });
+    const company = await seedCompany(suite.server, { companyName: '实名旅程科技有限公司' });
+    const customer = await openPage(suite.browser, suite.server, { token: company.token });
     const { page } = customer;
     await page.goto('/dashboard');
     await onPage(page, '用户中心');
@@ -119,7 +109,7 @@ describe('real-name verification and the operator area', () => {
     expect(await badge(page).getAttribute('aria-label')).toBe('实名认证：审核中');
 
     // the operator refuses with a reason
-    const operator = await openPage(browser, server, { token: adminToken });
+    const operator = await openPage(suite.browser, suite.server, { token: adminToken });
     const op = operator.page;
     await op.goto('/operator/index?tab=review');
     await onPage(op, '运营管理');
@@ -148,13 +138,13 @@ describe('real-name verification and the operator area', () => {
     await see(d.getByAltText('社保记录预览'));
     expect(await ok.isDisabled()).toBe(false); // both images are still there
     await snap(page, 'realname-dialog-refused-1440', false);
-    const before = await server.api(realNameCalls.getRealNameImgs, {}, company.token);
+    const before = await suite.server.api(realNameCalls.getRealNameImgs, {}, company.token);
     await d.getByLabel('选择营业执照图片').setInputFiles(LICENCE_V2);
     await see(d.getByText('新选择'));
     await ok.click();
     await see(toast(page, '已提交实名认证资料'));
     await badgeStatus(page, 2);
-    const after = await server.api(realNameCalls.getRealNameImgs, {}, company.token);
+    const after = await suite.server.api(realNameCalls.getRealNameImgs, {}, company.token);
     expect(after.data.images[0]!.id).toBe(before.data.images[0]!.id); // social record kept as it was
     expect(after.data.images[1]!.id).not.toBe(before.data.images[1]!.id);
 
@@ -184,14 +174,14 @@ describe('real-name verification and the operator area', () => {
   });
 
   it('a customer typing an operator URL sees 401, and operator calls are refused', async () => {
-    const company = await seedCompany(server);
-    const t = await openPage(browser, server, { token: company.token });
+    const company = await seedCompany(suite.server);
+    const t = await openPage(suite.browser, suite.server, { token: company.token });
     for (const url of ['/operator/index', '/operator/index?tab=settings']) {
       await t.page.goto(url);
       await t.page.waitForURL('**/401');
       await see(t.page.getByRole('heading', { name: '无权访问' }));
     }
-    const pass = await server.api(realNameCalls.passRealNameAuth, { userId: 'anyone' }, company.token);
+    const pass = await suite.server.api(realNameCalls.passRealNameAuth, { userId: 'anyone' }, company.token);
     expect(pass.code).toBe('40300');
     t.assertNoErrors();
     await t.close();
@@ -199,23 +189,23 @@ describe('real-name verification and the operator area', () => {
 
   it('screens at 1440 and 375 px: the dialog and every operator tab', async () => {
     // some data to show: companies with packages, a pending review, an offline order
-    const pending = await seedCompany(server, { companyName: '待审核示例有限公司' });
-    const { data: catalogue } = await server.api(packageCalls.list, {}, pending.token);
+    const pending = await seedCompany(suite.server, { companyName: '待审核示例有限公司' });
+    const { data: catalogue } = await suite.server.api(packageCalls.list, {}, pending.token);
     const pkg = catalogue.list[0]!;
     for (const name of ['华东贸易有限公司', '星河网络科技']) {
-      const c = await seedCompany(server, { companyName: name });
-      const order = await server.api(
+      const c = await seedCompany(suite.server, { companyName: name });
+      const order = await suite.server.api(
         orderCalls.buy,
         { packageId: pkg.id, quantity: 1, idempotencyKey: `e2e-rn-${c.phone}` },
         c.token,
       );
       if (name === '华东贸易有限公司')
-        await server.api(orderCalls.paySandbox, { orderNo: order.data.orderNo }, c.token);
+        await suite.server.api(orderCalls.paySandbox, { orderNo: order.data.orderNo }, c.token);
     }
     const form = new FormData();
     form.append('imgs', new Blob([new Uint8Array(SOCIAL.buffer)], { type: 'image/png' }), SOCIAL.name);
     form.append('imgs', new Blob([new Uint8Array(LICENCE.buffer)], { type: 'image/png' }), LICENCE.name);
-    const submitted = await fetch(`${server.baseUrl}${realNameCalls.uploadRealNameSource.path}`, {
+    const submitted = await fetch(`${suite.server.baseUrl}${realNameCalls.uploadRealNameSource.path}`, {
       method: 'POST',
       headers: { Authorization: pending.token },
       body: form,
@@ -226,7 +216,7 @@ describe('real-name verification and the operator area', () => {
       [DESKTOP, '1440'],
       [MOBILE, '375'],
     ] as const) {
-      const operator = await openPage(browser, server, { token: adminToken, viewport });
+      const operator = await openPage(suite.browser, suite.server, { token: adminToken, viewport });
       const { page } = operator;
       for (const tab of ['review', 'companies', 'panel', 'visitors', 'settings']) {
         await page.goto(`/operator/index?tab=${tab}`);
@@ -254,7 +244,7 @@ describe('real-name verification and the operator area', () => {
       operator.assertNoErrors();
       await operator.close();
 
-      const customer = await openPage(browser, server, { token: pending.token, viewport });
+      const customer = await openPage(suite.browser, suite.server, { token: pending.token, viewport });
       await customer.page.goto('/dashboard');
       await onPage(customer.page, '用户中心');
       await badge(customer.page).click();

@@ -2,11 +2,9 @@
  * Screenshots of every console screen at 1440 px and 375 px, saved to e2e/artifacts/ (gitignored)
  * for people to look at. Each screen also must not scroll sideways at 375 px and must log no error.
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
 import {
   DESKTOP,
-  launchBrowser,
   MOBILE,
   noPageOverflow,
   onPage,
@@ -15,22 +13,10 @@ import {
   see,
   seedCompany,
   settle,
-  startServer,
-  type TestServer,
+  useSuite,
 } from './harness';
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = useSuite();
 
 const VIEWPORTS = [
   ['1440', DESKTOP],
@@ -59,7 +45,7 @@ const SHELL_SCREENS = [
 describe('screenshots', () => {
   for (const [label, viewport] of VIEWPORTS) {
     it(`captures every screen at ${label} px`, { timeout: 120_000 }, async () => {
-      const visitor = await openPage(browser, server, { viewport });
+      const visitor = await openPage(suite.browser, suite.server, { viewport });
       for (const [name, path, title] of PUBLIC_SCREENS) {
         await visitor.page.goto(path);
         await visitor.page.waitForFunction((t) => document.title.startsWith(t), title);
@@ -77,8 +63,8 @@ describe('screenshots', () => {
       visitor.assertNoErrors();
       await visitor.close();
 
-      const company = await seedCompany(server);
-      const t = await openPage(browser, server, { viewport, token: company.token });
+      const company = await seedCompany(suite.server);
+      const t = await openPage(suite.browser, suite.server, { viewport, token: company.token });
       const { page } = t;
       for (const [name, path, title] of SHELL_SCREENS) {
         await page.goto(path);

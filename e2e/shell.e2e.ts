@@ -5,38 +5,23 @@ import {
   SIDEBAR_WIDTH_PX,
   TAGS_CONTEXT_MENU_WIDTH_PX,
 } from '@wxc/contract/constants';
-import type { Browser, Page, Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  gone,
-  launchBrowser,
-  MOBILE,
-  onPage,
-  openPage,
-  see,
-  seedCompany,
-  startServer,
-  type TestServer,
-} from './harness';
+import type { Page, Route } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { gone, MOBILE, onPage, openPage, see, seedCompany, useSuite } from './harness';
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = useSuite();
 
 async function loggedIn(viewport?: { width: number; height: number }) {
-  const company = await seedCompany(server);
-  const t = await openPage(browser, server, { token: company.token, ...(viewport ? { viewport } : {}) });
+  const company = await seedCompany(suite.server);
+  const t = await openPage(suite.browser, suite.server, {
+    token: company.token,
+    ...(viewport ? { viewport } : {}),
+  });
   return { company, t, page: t.page };
 }
+
+/** The pinned tabs: the product's dashboard, and the showcase's 文档 (SHOWCASE is on outside production). */
+const PINNED = ['/dashboard', '/documentation/index'];
 
 const tagPaths = (page: Page) =>
   page.locator('.tags-view .tag').evaluateAll((els) => els.map((e) => e.getAttribute('data-path')));
@@ -64,7 +49,7 @@ describe('shell', () => {
       .poll(() => page.locator('.app-breadcrumb').textContent())
       .toMatch(/首页\s*\/\s*管理 & 账号\s*\/\s*微信管理/);
     expect(await tagPaths(page)).toEqual([
-      '/dashboard',
+      ...PINNED,
       '/myAPI/index',
       '/accountList/index',
       '/wechatList/index',
@@ -91,30 +76,30 @@ describe('shell', () => {
     await openTagMenu(page, '/wechatList/index');
     await menu.getByRole('menuitem', { name: '关闭', exact: true }).click();
     await page.waitForURL('**/accountList/index');
-    expect(await tagPaths(page)).toEqual(['/dashboard', '/myAPI/index', '/accountList/index']);
+    expect(await tagPaths(page)).toEqual([...PINNED, '/myAPI/index', '/accountList/index']);
 
     // 关闭其他 on another tab keeps it (and the pinned one) and opens it.
     await openTagMenu(page, '/myAPI/index');
     await menu.getByRole('menuitem', { name: '关闭其他' }).click();
     await page.waitForURL('**/myAPI/index');
-    expect(await tagPaths(page)).toEqual(['/dashboard', '/myAPI/index']);
+    expect(await tagPaths(page)).toEqual([...PINNED, '/myAPI/index']);
 
     // The × closes a tab too; 关闭所有 leaves only the pinned dashboard.
     await sidebar.getByRole('menuitem', { name: '在线测试' }).click();
     await onPage(page, '在线测试');
     await page.getByRole('button', { name: '关闭 我的API' }).click();
-    expect(await tagPaths(page)).toEqual(['/dashboard', '/onlineTest/index']);
+    expect(await tagPaths(page)).toEqual([...PINNED, '/onlineTest/index']);
     await openTagMenu(page, '/onlineTest/index');
     await menu.getByRole('menuitem', { name: '关闭所有' }).click();
     await page.waitForURL('**/dashboard');
-    expect(await tagPaths(page)).toEqual(['/dashboard']);
+    expect(await tagPaths(page)).toEqual(PINNED);
 
     // Tabs survive a reload (session storage).
     await sidebar.getByRole('menuitem', { name: '模拟演示' }).click();
     await page.waitForURL('**/moniyanshi/index');
     await page.reload();
     await onPage(page, '模拟演示');
-    expect(await tagPaths(page)).toEqual(['/dashboard', '/moniyanshi/index']);
+    expect(await tagPaths(page)).toEqual([...PINNED, '/moniyanshi/index']);
     t.assertNoErrors();
     await t.close();
   });
@@ -207,7 +192,7 @@ describe('shell', () => {
     await see(page.getByTestId('company-name'));
 
     // The session ends elsewhere (the same token logged out through the API).
-    expect((await server.api(authCalls.logout, {}, company.token)).code).toBe('200');
+    expect((await suite.server.api(authCalls.logout, {}, company.token)).code).toBe('200');
 
     // Hold the next API calls and let them through together.
     const held: Route[] = [];
@@ -221,9 +206,14 @@ describe('shell', () => {
       await route.continue();
     });
     // 1: the tab's 刷新 reloads the user info; 2 and 3: saving the company name twice.
+    // 刷新 mounts the page afresh: a click on the old one would open a dialog that then goes away,
+    // so the old page is marked and the click waits for the new one.
+    await page.getByTestId('company-name').evaluate((el) => el.setAttribute('data-before-refresh', ''));
     await page.locator('.tags-view .tag[data-path="/userInfo/index"]').click({ button: 'right' });
     await page.getByRole('menuitem', { name: '刷新' }).click();
-    await page.getByTestId('company-name').locator('..').getByRole('button', { name: '修改' }).click();
+    const fresh = page.locator('[data-testid="company-name"]:not([data-before-refresh])');
+    await see(fresh);
+    await fresh.locator('..').getByRole('button', { name: '修改' }).click();
     const dialog = page.locator('.ant-modal').filter({ hasText: '修改公司名称' });
     await dialog.locator('input').fill('新的公司名称');
     await dialog.getByRole('button', { name: /保\s*存/ }).click();

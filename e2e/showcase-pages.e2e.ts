@@ -1,17 +1,18 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import {
-  launchBrowser,
+  btn,
+  go,
   MOBILE,
   noPageOverflow,
   onPage,
   openPage,
+  pathname,
   screenshot,
   see,
   seedCompany,
   settle,
-  startServer,
-  type TestServer,
+  useSuite,
 } from './harness';
 
 /**
@@ -20,33 +21,12 @@ import {
  * with filters, create and edit with the rich-text editor and the markdown summary), as a customer;
  * screenshots at 1440 and 375 px.
  */
-let server: TestServer;
-let browser: Browser;
+const suite = useSuite({ SHOWCASE: 'true' });
 
-beforeAll(async () => {
-  server = await startServer({ SHOWCASE: 'true' });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function go(page: Page, path: string): Promise<void> {
-  await page.evaluate((p) => {
-    history.pushState(null, '', p);
-    dispatchEvent(new PopStateEvent('popstate'));
-  }, path);
-}
-
-const pathname = (page: Page) => new URL(page.url()).pathname;
 const sidebar = (page: Page) => page.locator('.sidebar');
-/** antd puts a space between two Chinese characters of a button. */
 /** The switcher and role of the permission page on screen (the other one may be kept hidden). */
 const switcher = (page: Page) => page.locator('[data-testid="switch-roles"]:visible');
 const currentRole = (page: Page) => switcher(page).getByTestId('current-role');
-const btn = (text: string) => new RegExp(`^\\s*${[...text].join('\\s*')}\\s*$`);
 
 /** A customer is `editor` in the showcase: switch to admin on the directive page (any role opens it). */
 async function becomeAdmin(page: Page): Promise<void> {
@@ -76,8 +56,8 @@ async function checkRoute(page: Page, title: string): Promise<void> {
 
 describe('showcase pages: permission and example', () => {
   it('as a customer: switch roles (menu follows), <Access>, role CRUD persisted', async () => {
-    const company = await seedCompany(server);
-    const t = await openPage(browser, server, { token: company.token });
+    const company = await seedCompany(suite.server);
+    const t = await openPage(suite.browser, suite.server, { token: company.token });
     const { page } = t;
     await page.goto('/permission/directive');
     await onPage(page, '指令权限');
@@ -162,8 +142,8 @@ describe('showcase pages: permission and example', () => {
   });
 
   it('as a customer: create an article with rich text, find it with filters, edit it; 375 px', async () => {
-    const company = await seedCompany(server);
-    const t = await openPage(browser, server, { token: company.token });
+    const company = await seedCompany(suite.server);
+    const t = await openPage(suite.browser, suite.server, { token: company.token });
     const { page } = t;
     const title = `E2E 文章 ${Date.now() % 100000}`;
     await page.goto('/example/create');
@@ -235,7 +215,7 @@ describe('showcase pages: permission and example', () => {
     await t.close();
 
     // 375 px: the list, the editor and the role page.
-    const m = await openPage(browser, server, { token: company.token, viewport: MOBILE });
+    const m = await openPage(suite.browser, suite.server, { token: company.token, viewport: MOBILE });
     const p = m.page;
     await p.goto('/example/list');
     await onPage(p, 'Article List');

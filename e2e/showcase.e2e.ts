@@ -1,21 +1,22 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import {
   ADMIN,
   apiLogin,
   DESKTOP,
-  launchBrowser,
+  go,
   MOBILE,
   noPageOverflow,
   onPage,
   openPage,
+  pathname,
   screenshot,
   see,
   seedCompany,
   settle,
   startServer,
   type TestPage,
-  type TestServer,
+  useSuite,
 } from './harness';
 
 /**
@@ -24,35 +25,15 @@ import {
  * cached views across tab switches, ?tab=, the i18n switch, icon search and copy, screenshots; and
  * with SHOWCASE=false none of it.
  */
-let server: TestServer;
-let browser: Browser;
+const suite = useSuite({ SHOWCASE: 'true' });
 
-beforeAll(async () => {
-  server = await startServer({ SHOWCASE: 'true' });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-/** A client-side navigation (the router follows popstate), much faster than a page load. */
-async function go(page: Page, path: string): Promise<void> {
-  await page.evaluate((p) => {
-    history.pushState(null, '', p);
-    dispatchEvent(new PopStateEvent('popstate'));
-  }, path);
-}
-
-const pathname = (page: Page) => new URL(page.url()).pathname;
 const readClipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
 const sidebar = (page: Page) => page.locator('.sidebar');
 const tagPaths = (page: Page) =>
   page.locator('.tags-view .tag').evaluateAll((els) => els.map((e) => e.getAttribute('data-path')));
 
 async function withClipboard(t: TestPage): Promise<void> {
-  await t.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
+  await t.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.server.baseUrl });
 }
 
 /** Every showcase page and its title (the tab, the breadcrumb and the document title use it). */
@@ -98,13 +79,13 @@ async function openEvery(t: TestPage, pages: [string, string][]): Promise<void> 
 
 describe('template showcase', () => {
   it('as an operator (admin): the whole menu, every page, redirects, the external link', async () => {
-    const token = await apiLogin(server, ADMIN.account, ADMIN.password);
-    const t = await openPage(browser, server, { token });
+    const token = await apiLogin(suite.server, ADMIN.account, ADMIN.password);
+    const t = await openPage(suite.browser, suite.server, { token });
     const { page } = t;
     await page.goto('/documentation/index');
     await onPage(page, '文档');
     await see(page.getByTestId('documentation-page').locator('a[href="/docs"]'));
-    // Pinned once opened: right after the product's own pinned tab, no close button.
+    // Pinned from the start (the template's meta.affix): after the product's own pinned tab, no close button.
     await expect.poll(() => tagPaths(page)).toEqual(['/dashboard', '/documentation/index']);
     expect(await page.locator('.tag[data-path="/documentation/index"] .tag-close').count()).toBe(0);
     await expect
@@ -149,8 +130,8 @@ describe('template showcase', () => {
   });
 
   it('as a customer (editor): the menu without admin pages, /401 for them; cached views, ?tab=, i18n, icons, clipboard', async () => {
-    const company = await seedCompany(server);
-    const t = await openPage(browser, server, { token: company.token });
+    const company = await seedCompany(suite.server);
+    const t = await openPage(suite.browser, suite.server, { token: company.token });
     await withClipboard(t);
     const { page } = t;
     await page.goto('/nested/menu1/menu1-1');
@@ -268,8 +249,8 @@ describe('template showcase', () => {
   });
 
   it('at 375 px: no sideways scrolling on the showcase pages', async () => {
-    const company = await seedCompany(server);
-    const t = await openPage(browser, server, { token: company.token, viewport: MOBILE });
+    const company = await seedCompany(suite.server);
+    const t = await openPage(suite.browser, suite.server, { token: company.token, viewport: MOBILE });
     const { page } = t;
     await page.goto('/documentation/index');
     await onPage(page, '文档');
@@ -291,12 +272,17 @@ describe('template showcase', () => {
     await t.close();
   });
 
-  it('with SHOWCASE=false: no menu entries, and its URLs answer /404', async () => {
+  it('with SHOWCASE=false: no menu entries, its URLs answer /404, none of its code is fetched', async () => {
     const off = await startServer({ SHOWCASE: 'false' });
     try {
       const company = await seedCompany(off);
-      const t = await openPage(browser, off, { token: company.token, viewport: DESKTOP });
+      const t = await openPage(suite.browser, off, { token: company.token, viewport: DESKTOP });
       const { page } = t;
+      // The showcase's route table, menu icons and pages are chunks of their own (showcase-*.js).
+      const fetched: string[] = [];
+      page.on('request', (r) => {
+        if (/\/assets\/showcase-/.test(new URL(r.url()).pathname)) fetched.push(r.url());
+      });
       await page.goto('/dashboard');
       await onPage(page, '用户中心');
       await see(sidebar(page).getByText('测试 & 模拟'));
@@ -307,6 +293,7 @@ describe('template showcase', () => {
       await expect.poll(() => pathname(page)).toBe('/404');
       await go(page, '/nested/menu2');
       await expect.poll(() => pathname(page)).toBe('/404');
+      expect(fetched).toEqual([]);
       t.assertNoErrors();
       await t.close();
     } finally {

@@ -1,36 +1,13 @@
 import * as authCalls from '@wxc/contract/calls/auth';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  apiLogin,
-  CAPTCHA,
-  gone,
-  launchBrowser,
-  openPage,
-  see,
-  seedCompany,
-  startServer,
-  type TestServer,
-  uniquePhone,
-} from './harness';
+import { describe, expect, it } from 'vitest';
+import { apiLogin, CAPTCHA, gone, openPage, see, seedCompany, uniquePhone, useSuite } from './harness';
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = useSuite();
 
 describe('user console pages', () => {
   it('edits the company name and the user name on /userInfo/index', async () => {
-    const company = await seedCompany(server);
-    const t = await openPage(browser, server, { token: company.token });
+    const company = await seedCompany(suite.server);
+    const t = await openPage(suite.browser, suite.server, { token: company.token });
     const { page } = t;
     await page.goto('/dashboard');
     await page.getByRole('button', { name: '用户菜单' }).click();
@@ -53,15 +30,15 @@ describe('user console pages', () => {
       await expect.poll(() => page.getByTestId(field).textContent()).toBe(value);
     }
     await see(page.locator('.avatar-name').getByText('李经理'));
-    const info = await server.api(authCalls.refreshLoginInfo, {}, company.token);
+    const info = await suite.server.api(authCalls.refreshLoginInfo, {}, company.token);
     expect(info.data).toMatchObject({ companyName: '新星信息技术有限公司', userName: '李经理' });
     t.assertNoErrors();
     await t.close();
   });
 
   it('changes the password with the old one on /userInfo/resetPass', async () => {
-    const company = await seedCompany(server);
-    const t = await openPage(browser, server, { token: company.token });
+    const company = await seedCompany(suite.server);
+    const t = await openPage(suite.browser, suite.server, { token: company.token });
     t.allow(/status of 400/);
     const { page } = t;
     await page.goto('/userInfo/index');
@@ -86,14 +63,14 @@ describe('user console pages', () => {
     await page.getByLabel('原密码').fill(company.password);
     await page.getByRole('button', { name: '确认修改' }).click();
     await see(page.getByText('密码已修改，其他设备上的登录已失效'));
-    expect(await apiLogin(server, company.phone, 'Changed2024x')).toBeTruthy();
+    expect(await apiLogin(suite.server, company.phone, 'Changed2024x')).toBeTruthy();
     t.assertNoErrors();
     await t.close();
   });
 
   it('changes the phone number with an SMS code sent to the new number on /userInfo/resetPhone', async () => {
-    const company = await seedCompany(server);
-    const t = await openPage(browser, server, { token: company.token });
+    const company = await seedCompany(suite.server);
+    const t = await openPage(suite.browser, suite.server, { token: company.token });
     const { page } = t;
     const newPhone = uniquePhone();
     await page.goto('/userInfo/resetPhone');
@@ -106,13 +83,13 @@ describe('user console pages', () => {
     await page.getByPlaceholder('发送短信前请先输入').fill(CAPTCHA);
     await page.getByRole('button', { name: '获取验证码' }).click();
     await see(page.getByRole('button', { name: /秒后重发/ }));
-    const code = await server.smsCode(newPhone, 'changePhone');
+    const code = await suite.server.smsCode(newPhone, 'changePhone');
     await page.getByPlaceholder('请输入 6 位短信验证码').fill(code);
     await page.getByRole('button', { name: '确认更换' }).click();
     await page.waitForURL('**/userInfo/index');
     await see(page.getByText(`手机号已更换为 ${newPhone}`));
     await see(page.getByText(`当前手机号 ${newPhone}`));
-    expect(await apiLogin(server, newPhone, company.password)).toBeTruthy();
+    expect(await apiLogin(suite.server, newPhone, company.password)).toBeTruthy();
     t.assertNoErrors();
     await t.close();
   });

@@ -76,7 +76,11 @@ export const MODULES = {
   },
   visitors: { owns: ['page_views'], reads: [], uses: ['settings', 'statistics'] },
   onboarding: { owns: [], reads: [], uses: [] },
-  showcase: { owns: ['showcase_articles', 'showcase_roles', 'showcase_tokens'], reads: [], uses: [] },
+  showcase: {
+    owns: ['showcase_articles', 'showcase_roles', 'showcase_tokens', 'showcase_state'],
+    reads: [],
+    uses: ['files'],
+  },
   'client-errors': { owns: ['client_errors'], reads: ['users'], uses: [] },
 };
 
@@ -310,7 +314,7 @@ for (const file of filesUnder(CONTRACT_CALLS)) {
 
 // ---- the console (apps/web/src): its folders in layers, lowest first. A file imports only its own
 // folder and the folders below it, so no two folders depend on each other. The one way up is lazy:
-// the route table in app/ loads the shell and the pages with import() (each becomes its own chunk).
+// the route table in app/ loads the pages with import() (each becomes its own chunk); main.tsx hands it the shell.
 export const WEB_LAYERS = [
   'utils',
   'stores',

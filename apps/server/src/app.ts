@@ -10,8 +10,8 @@ import type { Config } from './config.js';
 import type { Database } from './db/index.js';
 import { registerApiDocs } from './docs.js';
 import { startHousekeeping } from './housekeeping.js';
-import { clientErrorHandler, frameworkErrors, installErrorHandler, NO_STORE } from './lib/error-handler.js';
-import { createRouter } from './lib/http.js';
+import { clientErrorHandler, frameworkErrors, installErrorHandler } from './lib/error-handler.js';
+import { createRouter, NO_STORE } from './lib/http.js';
 import { lazyChildLoggerFactory } from './lib/lazy-logger.js';
 import { registerLoadShedding } from './lib/overload.js';
 import { securityHeaders } from './lib/security-headers.js';
@@ -67,6 +67,11 @@ export interface BuildOptions {
   callbackRetryDelaysMs?: number[];
   /** Per-attempt callback timeout (default 5 s). */
   callbackTimeoutMs?: number;
+  /**
+   * Closes the database when the app closes, after every worker has stopped and settled what it had
+   * under way (main.ts; tests close their own).
+   */
+  closeDatabase?: boolean;
 }
 
 /**
@@ -105,6 +110,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     // schema so nothing undeclared leaves the service.
   });
   app.server.headersTimeout = HEADERS_TIMEOUT_MS;
+  // onClose hooks run last-registered first: registered before any worker's, this one runs after
+  // them all. (Added by main.ts after buildApp, it ran first: a callback delivery or a send in flight
+  // at SIGTERM could not settle, and its claim held the event for a minute.)
+  if (opts.closeDatabase) app.addHook('onClose', () => database.close());
   app.setValidatorCompiler(({ schema }) => {
     // Calls without parameters (most reads): an empty body or {} is all there is to check.
     if (schema === emptyRequest) return emptyInput;

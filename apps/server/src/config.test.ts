@@ -91,6 +91,17 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATABASE_URL: url }).databaseUrl).toBe(url);
   });
 
+  it('WORKERS: one process by default; more only with PostgreSQL, and within bounds', () => {
+    const url = 'postgres://u@db.example:5432/app';
+    expect(loadConfig({}).workers).toBe(1);
+    expect(loadConfig({ DATABASE_URL: url }).workers).toBe(1);
+    expect(loadConfig({ DATABASE_URL: url, WORKERS: '4' }).workers).toBe(4);
+    expect(loadConfig({ WORKERS: '1' }).workers).toBe(1);
+    expect(() => loadConfig({ WORKERS: '2' })).toThrow(/WORKERS > 1 needs DATABASE_URL/);
+    expect(() => loadConfig({ DATABASE_URL: url, WORKERS: '0' })).toThrow(/WORKERS/);
+    expect(() => loadConfig({ DATABASE_URL: url, WORKERS: 'many' })).toThrow(/WORKERS/);
+  });
+
   it('bad values are a ConfigError that lists every offending field', () => {
     const attempt = () =>
       loadConfig({ PORT: 'eighty', NODE_ENV: 'staging', DATABASE_URL: 'mysql://x', SEED_DEMO: 'yes' });

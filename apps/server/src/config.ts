@@ -60,6 +60,7 @@ const envSchema = z.object({
   SESSION_MAX_HOURS: positiveInt(24 * 7),
   RATE_LIMIT_PER_MINUTE: positiveInt(600),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(20),
+  WORKERS: z.coerce.number().int().min(1).max(64).default(1),
   OVERLOAD_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   TRUST_PROXY: bool,
   CORS_ORIGINS: z.string().default(''),
@@ -114,6 +115,8 @@ export interface Config {
   rateLimitPerMinute: number;
   /** PostgreSQL connections per process; a request waits at most `POOL_WAIT_MS` for one (db/index.ts). */
   databasePoolSize: number;
+  /** Server processes on the port (node:cluster); more than one only with PostgreSQL. */
+  workers: number;
   /**
    * Load shedding (lib/overload.ts): while the event loop's mean delay is above this, new requests
    * are answered 503 at once. 0 turns it off.
@@ -160,6 +163,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       'CALLBACK_RETRY_DELAYS_MS is for automated tests only and is refused in production',
     );
   }
+  if (e.WORKERS > 1 && !e.DATABASE_URL) {
+    throw new ConfigError(
+      'WORKERS > 1 needs DATABASE_URL (PostgreSQL): processes on one SQLite file cannot tell each other what changed (sessions, send queues, live events); run one process, or use PostgreSQL',
+    );
+  }
   if (e.SEED_DEMO && (isProduction || e.DATABASE_URL)) {
     throw new ConfigError('SEED_DEMO is only for the embedded SQLite database outside production');
   }
@@ -197,6 +205,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     session: { idleMs: e.SESSION_IDLE_MINUTES * 60_000, maxMs: e.SESSION_MAX_HOURS * 3_600_000 },
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    workers: e.WORKERS,
     overloadEventLoopDelayMs: e.OVERLOAD_EVENT_LOOP_DELAY_MS,
     trustProxy: e.TRUST_PROXY ?? false,
     showcase: e.SHOWCASE ?? !isProduction,

@@ -1,11 +1,13 @@
+import cluster from 'node:cluster';
 import path from 'node:path';
 import pino from 'pino';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { superviseWorkers } from './cluster.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
 import { migrateToLatest, openDatabase } from './db/index.js';
 import { seedDemoMessaging } from './demo.js';
 import { createPostgresBus } from './modules/events/bus.js';
-import { seed } from './seed.js';
+import { type SeedReport, seed } from './seed.js';
 
 /** Node's default is 511. */
 const LISTEN_BACKLOG = 4096;
@@ -14,18 +16,34 @@ const rootLogger = (config: { logLevel: string }) => pino({ level: config.logLev
 
 async function main() {
   const config = loadConfig();
+  // WORKERS=N (PostgreSQL): this process migrates and seeds, then runs N workers (cluster.ts); each
+  // worker starts the service below without doing either again.
+  const primaryOfMany = config.workers > 1 && cluster.isPrimary;
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     poolSize: config.databasePoolSize,
     sqliteFile: path.join(config.dataDir, 'app.sqlite'),
   });
-  await migrateToLatest(database.db);
-  const report = await seed(database.db, config);
+  let report: SeedReport | undefined;
+  if (!cluster.isWorker) {
+    await migrateToLatest(database.db);
+    report = await seed(database.db, config);
+  }
+  if (primaryOfMany) {
+    await database.close();
+    const log = rootLogger(config);
+    superviseWorkers({
+      workers: config.workers,
+      log,
+      onListening: (port) => printBanner(config, report!, port, `PostgreSQL, ${config.workers} workers`),
+    });
+    return;
+  }
+
   const bus = config.databaseUrl
     ? await createPostgresBus(config.databaseUrl, rootLogger(config))
     : undefined;
-  const app = await buildApp({ config, database, ...(bus ? { bus } : {}) });
-  app.addHook('onClose', () => database.close());
+  const app = await buildApp({ config, database, closeDatabase: true, ...(bus ? { bus } : {}) });
 
   let closing = false;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
@@ -48,14 +66,25 @@ async function main() {
   // Connections waiting to be accepted while the process is busy: a thousand clients connecting at
   // once must queue, not be refused or dropped (the kernel caps it at net.core.somaxconn).
   await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
+  if (!report) return; // a worker: the primary says where the service is
   if (report.demo) {
     await seedDemoMessaging(app.services).catch((err) =>
       app.log.warn({ err }, 'demo messaging data not created'),
     );
   }
-  const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${app.server.address() && typeof app.server.address() === 'object' ? (app.server.address() as { port: number }).port : config.port}`;
+  const address = app.server.address();
+  const port = address && typeof address === 'object' ? address.port : config.port;
+  printBanner(
+    config,
+    report,
+    port,
+    database.dialect === 'sqlite' ? path.join(config.dataDir, 'app.sqlite') : 'PostgreSQL',
+  );
+}
 
-  // The start banner goes to stdout as plain text, for the person who ran `npm start`.
+/** The start banner goes to stdout as plain text, for the person who ran `npm start`. */
+function printBanner(config: Config, report: SeedReport, port: number, databaseLabel: string) {
+  const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   const admin = report.admin;
   const adminLine = admin.password
     ? `${admin.account} / ${admin.password}   (generated now; also saved in ${path.join(config.dataDir, 'initial-admin-password.txt')})`
@@ -67,7 +96,7 @@ async function main() {
     `  ${config.productTitle} is running`,
     `  Console:        ${url}`,
     `  API reference:  ${url}/docs`,
-    `  Database:       ${database.dialect === 'sqlite' ? path.join(config.dataDir, 'app.sqlite') : 'PostgreSQL'}`,
+    `  Database:       ${databaseLabel}`,
     `  Operator login: ${adminLine}`,
     ...(report.demo ? [`  Demo customer:  ${report.demo.account} / ${report.demo.password}`] : []),
     ...(config.sms.provider === 'dev-outbox'

@@ -159,8 +159,8 @@ export function createServices(opts: ServiceOptions) {
   const realName = createRealNameService({ db, files, users, settings, audit, bus });
   const operator = createOperatorService({ db, packages, apiAccounts, companyOps: company, audit });
   const visitors = createVisitorService(db, settings);
-  // The template showcase's backend (/vue-element-admin/*): its own tables, nothing of the others.
-  const showcase = createShowcaseService(db);
+  // The template showcase's backend (/vue-element-admin/*): its own tables; its uploads are files.
+  const showcase = createShowcaseService(db, files);
   // The console's error log: its own table, read with the reporting company's name.
   const clientErrors = createClientErrorService(db);
   const onboarding = createOnboardingService({

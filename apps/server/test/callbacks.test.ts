@@ -804,3 +804,40 @@ describe.each(dialects)('callbacks (%s)', (dialect) => {
     });
   });
 });
+
+describe.each(dialects)('callbacks at shutdown (%s)', (dialect) => {
+  it('closing the service lets a delivery under way settle before the database closes', async () => {
+    const t = await createTestApp(dialect, PRIVATE_OK, { app: { ...FAST, closeDatabase: true } });
+    const r = await receiver();
+    try {
+      const x = await company(t, (await setUpCatalogue(t)).basic.id);
+      const sub = await x.sub(r.url); // the URL's test event answered 200
+      r.setMode('hang'); // from now on an attempt lasts until its timeout (800 ms)
+      const id = (await t.app.services.callbacks.emit({
+        companyId: x.companyId,
+        subAccountId: sub.id,
+        wxid: 'wxid_alice',
+        type: 'message',
+        data: { text: '关闭中' },
+      }))!;
+      await waitFor('the attempt under way', () => r.got.length >= 2);
+      // What the event looks like at the moment the database closes (the app closes it itself).
+      const close = t.database.close.bind(t.database);
+      let atClose: Awaited<ReturnType<typeof eventRow>>;
+      let closing: Promise<void> | undefined;
+      t.database.close = () =>
+        (closing ??= (async () => {
+          atClose = await eventRow(t, id);
+          await close();
+        })());
+      await t.app.close();
+      // Attempted, settled, its claim released: the next process retries it when due, not a minute on.
+      expect(atClose).toMatchObject({ status: 'pending', locked_until: 0 });
+      expect(atClose!.attempts).toBeGreaterThanOrEqual(1);
+      expect(atClose!.last_error).toBeTruthy();
+    } finally {
+      await r.close();
+      await t.close();
+    }
+  });
+});

@@ -99,6 +99,33 @@ const backends: { name: string; make(): Promise<Backend> }[] = [
     : []),
 ];
 
+describe.each(dialects)('rate_windows counted in batches (%s)', (dialect) => {
+  it('two stores on one database (two processes): 80 concurrent hits are 1..80 once, other keys apart', async () => {
+    const t = await createTestApp(dialect);
+    try {
+      const a = tableWindows(t.database.db);
+      const b = tableWindows(t.database.db);
+      const shared = Array.from({ length: 80 }, (_, i) => (i % 2 ? a : b).hit('batch shared', 60_000));
+      const apart = Array.from({ length: 12 }, (_, i) => (i % 2 ? a : b).hit(`batch apart ${i}`, 60_000));
+      const counts = (await Promise.all(shared)).map((c) => c.current).sort((x, y) => x - y);
+      expect(counts).toEqual(Array.from({ length: 80 }, (_, i) => i + 1));
+      expect((await Promise.all(apart)).map((c) => c.current)).toEqual(Array(12).fill(1));
+      // A window that has ended starts over, within a batch too.
+      const short = await Promise.all([a.hit('batch short', 100), a.hit('batch short', 100)]);
+      expect(short.map((c) => c.current).sort()).toEqual([1, 2]);
+      await sleep(150);
+      const again = await Promise.all([
+        a.hit('batch short', 100),
+        a.hit('batch short', 100),
+        a.hit('batch short', 100),
+      ]);
+      expect(again.map((c) => c.current).sort()).toEqual([1, 2, 3]);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe.each(backends)('rate limit backend: $name', ({ make }) => {
   let b: Backend;
   let Store: ReturnType<typeof routeAddressStore>;

@@ -128,6 +128,32 @@ describe.skipIf(!dialects.includes('postgres'))('copies across processes (postgr
     expect((await me(b, c.token)).data.userName).toBe('王五');
   });
 
+  it('a process that never acknowledges is not waited for long, and one that said goodbye not at all', async () => {
+    // A process that announces itself (heartbeat) and then answers nothing: stuck, or an old build.
+    const ghost = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await ghost.connect();
+    try {
+      const say = (wire: object) =>
+        ghost.query(`select pg_notify('wxc_live', $1)`, [JSON.stringify({ o: 'ghost-1', ...wire })]);
+      await say({ h: 1 });
+      await sleep(200);
+      const c = await registerCompany(a);
+      expect((await me(b, c.token)).code).toBe('200');
+      const started = Date.now();
+      expect((await a.call(authCalls.logout, {}, { token: c.token })).code).toBe('200');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1_900); // it waited for the ghost's answer
+      expect(await me(b, c.token)).toMatchObject({ code: '403' });
+      // Gone: the next change waits for B alone.
+      await say({ bye: 1 });
+      await sleep(200);
+      const d = await registerCompany(a);
+      expect((await a.call(authCalls.logout, {}, { token: d.token })).code).toBe('200');
+      expect(await me(b, d.token)).toMatchObject({ code: '403' });
+    } finally {
+      await ghost.end();
+    }
+  });
+
   it('a process whose listener is lost reads the database until it listens again, then drops its copies', async () => {
     const c = await registerCompany(a);
     const kept = await registerCompany(a);

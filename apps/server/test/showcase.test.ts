@@ -10,6 +10,7 @@ import {
   type TestApp,
   tableCounts,
 } from './helpers.js';
+import { JPEG, PNG, upload } from './realname-helpers.js';
 
 /**
  * The template showcase's backend (`/vue-element-admin/*`, module `showcase`): its own protocol
@@ -33,7 +34,7 @@ interface Opts {
   headers?: Record<string, string>;
 }
 
-const SHOWCASE_TABLES = ['showcase_articles', 'showcase_roles', 'showcase_tokens'] as const;
+const SHOWCASE_TABLES = ['showcase_articles', 'showcase_roles', 'showcase_tokens', 'showcase_state'] as const;
 
 describe.each(dialects)('template showcase backend (%s)', (dialect) => {
   let t: TestApp;
@@ -429,6 +430,177 @@ describe.each(dialects)('template showcase backend (%s)', (dialect) => {
       );
       expect((await ok(sc.userInfo, { token }, { token: operator.token })).roles).toEqual(['admin']);
       expect((await send(sc.userInfo, { token }, { token: a.token })).code).toBe(50008);
+    });
+  });
+
+  describe('uploads, avatar and kanban (part 2)', () => {
+    const UPLOAD = sc.upload.path;
+    const PDF = Buffer.from('%PDF-1.4\n%fake pdf body\n');
+    const fileRows = (companyId: string) =>
+      t.database.db
+        .selectFrom('files')
+        .select(['id', 'mime'])
+        .where('company_id', '=', companyId)
+        .where('kind', '=', 'showcase')
+        .execute();
+
+    it('stores an image or a PDF by its bytes, served back through its signed link only', async () => {
+      const png = await upload(t, UPLOAD, a.token, [{ field: 'file', fileName: '头像.png', data: PNG }]);
+      expect(png.code).toBe(20000 as unknown as string);
+      expect(png.data).toMatchObject({ name: '头像.png', size: PNG.length, mime: 'image/png' });
+      expect(png.data.url).toMatch(/^\/showcase-file\/[A-Za-z0-9_-]+\?exp=\d{13}&sig=[0-9a-f]{64}$/);
+      const served = await t.app.inject({ method: 'GET', url: png.data.url });
+      expect(served.statusCode).toBe(200);
+      expect(served.rawPayload.equals(PNG)).toBe(true);
+      expect(served.headers['content-type']).toBe('image/png');
+      expect(served.headers['content-security-policy']).toContain('sandbox');
+      // The id alone, a wrong signature, or another kind's path: nothing.
+      const id = png.data.id as string;
+      for (const url of [
+        `/showcase-file/${id}`,
+        png.data.url.replace(/sig=[0-9a-f]{4}/, 'sig=0000'),
+        png.data.url.replace('/showcase-file/', '/media/'),
+      ]) {
+        expect((await t.app.inject({ method: 'GET', url })).statusCode, url).toBe(404);
+      }
+      const pdf = await upload(t, UPLOAD, a.token, [
+        { field: 'file', fileName: 'a.pdf', data: PDF, type: 'application/pdf' },
+      ]);
+      expect(pdf.data.mime).toBe('application/pdf');
+      const served2 = await t.app.inject({ method: 'GET', url: pdf.data.url });
+      expect(served2.headers['content-disposition']).toMatch(/^attachment/);
+    });
+
+    it('refuses other types, an empty or oversized file, a missing field and no session; stores nothing', async () => {
+      const before = await fileRows(a.id);
+      const cases: [string, Parameters<typeof upload>[3], number][] = [
+        ['text renamed .png', [{ field: 'file', fileName: 'x.png', data: 'just text' }], 40000],
+        [
+          'html',
+          [{ field: 'file', fileName: 'x.html', data: '<script>alert(1)</script>', type: 'text/html' }],
+          40000,
+        ],
+        ['empty', [{ field: 'file', fileName: 'x.png', data: Buffer.alloc(0) }], 40000],
+        [
+          'over 5 MB',
+          [
+            {
+              field: 'file',
+              fileName: 'big.png',
+              data: Buffer.concat([PNG, Buffer.alloc(sc.SHOWCASE_UPLOAD_MAX_BYTES)]),
+            },
+          ],
+          40000,
+        ],
+        ['another field', [{ field: 'img', fileName: 'x.png', data: PNG }], 40000],
+      ];
+      for (const [what, parts, code] of cases) {
+        const res = await upload(t, UPLOAD, a.token, parts);
+        expect(res.code, what).toBe(code as unknown as string);
+        expect(res.message, what).toBeTruthy();
+      }
+      const big = await upload(t, UPLOAD, a.token, cases[3]![1]);
+      expect(big.message).toContain('5 MB');
+      const wrong = await upload(t, UPLOAD, a.token, cases[0]![1]);
+      expect(wrong.message).toContain('PDF');
+      expect(
+        (await upload(t, UPLOAD, undefined, [{ field: 'file', fileName: 'x.png', data: PNG }])).code,
+      ).toBe(50014 as unknown as string);
+      // JSON instead of a form.
+      expect((await send(sc.upload, {}, { token: a.token })).code).toBe(40000);
+      expect(await fileRows(a.id)).toEqual(before);
+    });
+
+    it('keeps the newest uploads per company, never the avatar', async () => {
+      const first = await upload(t, UPLOAD, b.token, [
+        { field: 'file', fileName: 'keep.jpg', data: JPEG, type: 'image/jpeg' },
+      ]);
+      await ok(sc.avatarUpdate, { fileId: first.data.id }, { token: b.token });
+      for (let i = 0; i < sc.SHOWCASE_UPLOADS_KEPT + 2; i++) {
+        await upload(t, UPLOAD, b.token, [{ field: 'file', fileName: `${i}.png`, data: PNG }]);
+      }
+      const rows = await fileRows(b.id);
+      expect(rows.length).toBe(sc.SHOWCASE_UPLOADS_KEPT + 1);
+      expect(rows.map((r) => r.id)).toContain(first.data.id);
+      expect((await ok(sc.avatar, {}, { token: b.token })).url).toContain(first.data.id);
+    });
+
+    it('sets the avatar from an own image only', async () => {
+      expect(await ok(sc.avatar, {}, { token: a.token })).toEqual({ url: null });
+      const png = await upload(t, UPLOAD, a.token, [{ field: 'file', fileName: 'me.png', data: PNG }]);
+      const pdf = await upload(t, UPLOAD, a.token, [
+        { field: 'file', fileName: 'a.pdf', data: Buffer.from('%PDF-1.4 x'), type: 'application/pdf' },
+      ]);
+      const other = await upload(t, UPLOAD, b.token, [{ field: 'file', fileName: 'b.png', data: PNG }]);
+      expect(await send(sc.avatarUpdate, { fileId: pdf.data.id }, { token: a.token })).toMatchObject({
+        status: 400,
+        code: 40000,
+      });
+      expect(await send(sc.avatarUpdate, { fileId: other.data.id }, { token: a.token })).toMatchObject({
+        status: 404,
+        code: 40400,
+      });
+      expect(await send(sc.avatarUpdate, { fileId: 'does-not-exist' }, { token: a.token })).toMatchObject({
+        code: 40400,
+      });
+      expect(await send(sc.avatarUpdate, { fileId: '../x' }, { token: a.token })).toMatchObject({
+        code: 40000,
+      });
+      expect(await ok(sc.avatar, {}, { token: a.token })).toEqual({ url: null });
+      const set = await ok(sc.avatarUpdate, { fileId: png.data.id }, { token: a.token });
+      expect(set.url).toContain(png.data.id);
+      expect((await ok(sc.avatar, {}, { token: a.token })).url).toContain(png.data.id);
+    });
+
+    it('answers the example board, saves a new order, and refuses a malformed board', async () => {
+      const board = await ok(sc.kanban, {}, { token: a.token });
+      expect(board.columns.map((c: { key: string }) => c.key)).toEqual(['todo', 'doing', 'done']);
+      const [todo, doing, done] = board.columns;
+      const moved = {
+        columns: [
+          { key: 'todo', cards: todo.cards.slice(1) },
+          { key: 'doing', cards: doing.cards },
+          { key: 'done', cards: [todo.cards[0], ...done.cards, { id: 'new-1', text: '新卡片' }] },
+        ],
+      };
+      expect(await ok(sc.kanbanSave, moved, { token: a.token })).toEqual({ status: 'success' });
+      expect(await ok(sc.kanban, {}, { token: a.token })).toEqual(moved);
+      // Company B still has the example board.
+      expect(await ok(sc.kanban, {}, { token: b.token })).toEqual(board);
+      const bad = [
+        { columns: moved.columns.slice(0, 2) },
+        { columns: [moved.columns[1], moved.columns[0], moved.columns[2]] },
+        {
+          columns: [
+            {
+              key: 'todo',
+              cards: [
+                { id: 'a', text: 'x' },
+                { id: 'a', text: 'y' },
+              ],
+            },
+            moved.columns[1],
+            moved.columns[2],
+          ],
+        },
+        { columns: [{ key: 'todo', cards: [{ id: 'a b', text: 'x' }] }, moved.columns[1], moved.columns[2]] },
+        { columns: [{ key: 'todo', cards: [{ id: 'a', text: '' }] }, moved.columns[1], moved.columns[2]] },
+        {
+          columns: [
+            {
+              key: 'todo',
+              cards: Array.from({ length: sc.KANBAN_CARDS_MAX + 1 }, (_, i) => ({ id: `k${i}`, text: 'x' })),
+            },
+            moved.columns[1],
+            moved.columns[2],
+          ],
+        },
+      ];
+      for (const body of bad) {
+        const res = await send(sc.kanbanSave, body, { token: a.token });
+        expect(res, JSON.stringify(body).slice(0, 80)).toMatchObject({ status: 400, code: 40000 });
+      }
+      expect(await ok(sc.kanban, {}, { token: a.token })).toEqual(moved);
     });
   });
 

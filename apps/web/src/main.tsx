@@ -6,6 +6,7 @@ import { setHeaderSource } from './api/request';
 import { lazyUi } from './api/ui';
 import { errorReportingOn, installErrorReporting } from './app/error-reporting';
 import { createRouter } from './app/router';
+import Shell from './layout/Shell';
 import { supportViewHeaders } from './stores/support-view';
 import './styles/base.css';
 
@@ -14,7 +15,7 @@ setRequestUi(lazyUi);
 if (errorReportingOn) installErrorReporting();
 // Every requester of the console (client, uploads) asks the support view for extra headers.
 setHeaderSource(supportViewHeaders);
-const router = createRouter();
+const router = createRouter(Shell);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -20,12 +20,14 @@ export * as recordCalls from './calls/records.js';
 export * as showcaseCalls from './calls/showcase.js';
 export {
   allShowcaseCalls,
+  type KanbanBoard,
   SHOWCASE_CODES,
   SHOWCASE_LOGGED_OUT_CODES,
   type ShowcaseArticle,
   type ShowcaseCallDef,
   type ShowcaseCodeName,
   type ShowcaseEnvelope,
+  type ShowcaseFile,
   type ShowcaseRequest,
   type ShowcaseResponse,
   type ShowcaseRole,

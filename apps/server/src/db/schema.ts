@@ -283,7 +283,7 @@ export interface WxSyncJobsTable {
 }
 
 /** What a stored file is for; each kind has its own link and serving rules (files/service.ts). */
-export type FileKind = 'media' | 'realname' | 'support';
+export type FileKind = 'media' | 'realname' | 'support' | 'showcase';
 
 /** A stored file (bytes in FileStorage at storage_key), of any kind; owned by module `files`. */
 export interface FilesTable {
@@ -415,6 +415,14 @@ export interface ShowcaseRolesTable {
   updated_at: number;
 }
 
+/** Template showcase: a company's saved showcase state, one JSON value per key (kanban, avatar). */
+export interface ShowcaseStateTable {
+  company_id: string;
+  key: 'kanban' | 'avatar';
+  value: string;
+  updated_at: number;
+}
+
 /** Template showcase: a showcase identity's token (hashed), valid only for /vue-element-admin/*. */
 export interface ShowcaseTokensTable {
   token_hash: string;
@@ -447,6 +455,7 @@ export interface DB {
   showcase_articles: ShowcaseArticlesTable;
   showcase_roles: ShowcaseRolesTable;
   showcase_tokens: ShowcaseTokensTable;
+  showcase_state: ShowcaseStateTable;
   wx_devices: WxDevicesTable;
   wx_accounts: WxAccountsTable;
   wx_logins: WxLoginsTable;

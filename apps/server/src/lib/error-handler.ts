@@ -3,13 +3,11 @@ import { ErrorCatalogue } from '@wxc/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isPoolWaitTimeout } from '../db/index.js';
 import { AppError } from './errors.js';
+import { NO_STORE } from './http.js';
 import { busy } from './overload.js';
 import { RequestValidationError } from './validation.js';
 
 const envelope = (code: string, message: string) => ({ code, message, data: null });
-
-/** API answers (and every error answer) are never stored by browsers or proxies: they carry tokens. */
-export const NO_STORE = 'no-store';
 
 /**
  * What busboy (under @fastify/multipart) throws for a multipart body it cannot read: no or a bad

@@ -4,6 +4,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptio
 import type { z } from 'zod';
 import { AppError } from './errors.js';
 
+/** API answers (and every error answer) are never stored by browsers or proxies: they carry tokens. */
+export const NO_STORE = 'no-store';
+
 /** A console caller (a session), as the routes see it. */
 export interface AuthContext {
   sessionId: string;

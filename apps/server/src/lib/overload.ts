@@ -1,6 +1,6 @@
 import { ErrorCatalogue } from '@wxc/contract';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { NO_STORE } from './error-handler.js';
+import { NO_STORE } from './http.js';
 
 /** What a shed request is told: try again after this many seconds. */
 export const RETRY_AFTER_SECONDS = 5;

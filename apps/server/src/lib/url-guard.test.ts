@@ -1,7 +1,13 @@
 import type { LookupAddress } from 'node:dns';
 import { describe, expect, it } from 'vitest';
 import { AppError } from './errors.js';
-import { assertCallbackUrlAllowed, guardedLookup, isBlockedAddress } from './url-guard.js';
+import {
+  assertCallbackUrlAllowed,
+  cachingResolver,
+  guardedLookup,
+  isBlockedAddress,
+  type TimedAnswer,
+} from './url-guard.js';
 
 describe('isBlockedAddress', () => {
   it.each([
@@ -122,5 +128,70 @@ describe('guardedLookup (what callback connections resolve with)', () => {
     expect((await lookupWith(failing, { all: true })).err?.code).toBe('ENOTFOUND');
     expect((await lookupWith(resolveTo([]), { all: true })).err?.code).toBe('ENOTFOUND');
     expect((await lookupWith(resolveTo(['203.0.113.1']), { family: 6 })).err?.code).toBe('ENOTFOUND');
+  });
+});
+
+describe('cachingResolver (callback hosts: answers kept for their TTL)', () => {
+  const setup = (answer: (host: string) => Promise<TimedAnswer>) => {
+    let clock = 1_000_000;
+    const calls: string[] = [];
+    const resolve = cachingResolver(
+      (host) => {
+        calls.push(host);
+        return answer(host);
+      },
+      () => clock,
+    );
+    return { resolve, calls, tick: (ms: number) => (clock += ms) };
+  };
+
+  it('answers from the kept answer until its TTL ends, then asks again', async () => {
+    const { resolve, calls, tick } = setup(async () => ({ addresses: ['93.184.216.34'], ttlMs: 30_000 }));
+    expect(await resolve('hooks.example.com')).toEqual(['93.184.216.34']);
+    tick(29_000);
+    expect(await resolve('hooks.example.com')).toEqual(['93.184.216.34']);
+    expect(calls).toEqual(['hooks.example.com']);
+    tick(1_001);
+    await resolve('hooks.example.com');
+    expect(calls).toEqual(['hooks.example.com', 'hooks.example.com']);
+  });
+
+  it('keeps a TTL of 0 for a second and a long one for 5 minutes at most', async () => {
+    const zero = setup(async () => ({ addresses: ['93.184.216.34'], ttlMs: 0 }));
+    await zero.resolve('a.example');
+    await zero.resolve('a.example');
+    zero.tick(1_001);
+    await zero.resolve('a.example');
+    expect(zero.calls).toHaveLength(2);
+    const day = setup(async () => ({ addresses: ['93.184.216.34'], ttlMs: 86_400_000 }));
+    await day.resolve('b.example');
+    day.tick(300_001);
+    await day.resolve('b.example');
+    expect(day.calls).toHaveLength(2);
+  });
+
+  it('resolves a name once for concurrent callers, and does not keep failures', async () => {
+    let fail = true;
+    const { resolve, calls } = setup(async () => {
+      await new Promise((r) => setTimeout(r, 10));
+      if (fail) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+      return { addresses: ['93.184.216.34'], ttlMs: 60_000 };
+    });
+    const both = await Promise.allSettled([resolve('c.example'), resolve('c.example')]);
+    expect(both.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(calls).toHaveLength(1);
+    fail = false;
+    expect(await resolve('c.example')).toEqual(['93.184.216.34']);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('a kept answer is still checked where it is used: a blocked address is refused', async () => {
+    const { resolve } = setup(async () => ({ addresses: ['10.0.0.8'], ttlMs: 60_000 }));
+    await expect(
+      assertCallbackUrlAllowed('https://inside.example/cb', { allowPrivate: false, resolve }),
+    ).rejects.toThrow(/内网/);
+    await expect(
+      assertCallbackUrlAllowed('https://inside.example/cb', { allowPrivate: false, resolve }),
+    ).rejects.toThrow(/内网/);
   });
 });

@@ -1,4 +1,4 @@
-import { lookup } from 'node:dns/promises';
+import { lookup, resolve4, resolve6 } from 'node:dns/promises';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { AppError } from './errors.js';
 
@@ -56,8 +56,71 @@ export function isBlockedAddress(address: string): boolean {
 }
 
 export type Resolver = (host: string) => Promise<string[]>;
-export const dnsResolver: Resolver = async (host) =>
-  (await lookup(host, { all: true })).map((a) => a.address);
+
+/** A name's addresses and how long they may be kept. */
+export interface TimedAnswer {
+  addresses: string[];
+  ttlMs: number;
+}
+export type TimedResolver = (host: string) => Promise<TimedAnswer>;
+
+/** An answer without a TTL of its own (the system resolver's: hosts file, search domains) is kept this long. */
+const SYSTEM_ANSWER_KEEP_MS = 5_000;
+/** Kept answers live at least 1 s (a TTL of 0 would mean a lookup per use) and at most 5 minutes. */
+const MIN_KEEP_MS = 1_000;
+const MAX_KEEP_MS = 300_000;
+const MAX_KEPT_NAMES = 1_000;
+
+/**
+ * A and AAAA records with their TTL (the shortest counts); a name DNS does not answer goes to the
+ * system resolver (getaddrinfo), whose answers carry no TTL.
+ */
+export const timedDnsResolver: TimedResolver = async (host) => {
+  const [v4, v6] = await Promise.allSettled([resolve4(host, { ttl: true }), resolve6(host, { ttl: true })]);
+  const records = [
+    ...(v4.status === 'fulfilled' ? v4.value : []),
+    ...(v6.status === 'fulfilled' ? v6.value : []),
+  ];
+  if (records.length > 0) {
+    return {
+      addresses: records.map((r) => r.address),
+      ttlMs: Math.min(...records.map((r) => r.ttl)) * 1000,
+    };
+  }
+  const all = await lookup(host, { all: true });
+  return { addresses: all.map((a) => a.address), ttlMs: SYSTEM_ANSWER_KEEP_MS };
+};
+
+/**
+ * Keeps each name's answer for its TTL (1 s to 5 minutes), one resolution at a time per name;
+ * failures are not kept. A callback checks its URL before each attempt and its connection resolves
+ * again: without this each delivery cost two lookups. Whoever uses an answer still checks it (the
+ * guard below), so a kept answer is checked where it is connected to, like a fresh one.
+ */
+export function cachingResolver(resolve: TimedResolver = timedDnsResolver, now = () => Date.now()): Resolver {
+  const kept = new Map<string, { addresses: string[]; until: number }>();
+  const pending = new Map<string, Promise<string[]>>();
+  return (host) => {
+    const hit = kept.get(host);
+    if (hit && hit.until > now()) return Promise.resolve(hit.addresses);
+    let answer = pending.get(host);
+    if (!answer) {
+      answer = resolve(host)
+        .then(({ addresses, ttlMs }) => {
+          kept.delete(host); // re-inserted last: the first key is the oldest answer
+          kept.set(host, { addresses, until: now() + Math.min(MAX_KEEP_MS, Math.max(MIN_KEEP_MS, ttlMs)) });
+          if (kept.size > MAX_KEPT_NAMES) kept.delete(kept.keys().next().value as string);
+          return addresses;
+        })
+        .finally(() => pending.delete(host));
+      pending.set(host, answer);
+    }
+    return answer;
+  };
+}
+
+/** The service's resolver for callback hosts: DNS answers kept for their TTL. */
+export const dnsResolver: Resolver = cachingResolver();
 
 const BLOCKED_MESSAGE = '回调地址不能指向本机、内网或链路本地地址';
 

@@ -1,5 +1,5 @@
 import { findRoute, HOME_PATH, shellGroups } from './routes';
-import { findShowcaseRoute, SHOWCASE_GROUP_TITLE } from './showcase-routes';
+import { SHOWCASE_GROUP_TITLE, showcaseTable } from './showcase-table';
 
 export interface Crumb {
   title: string;
@@ -9,7 +9,7 @@ export interface Crumb {
 
 /** Spec §2 breadcrumbs: home, then the matched titles (menu group, a hidden page's parent, the page). */
 export function breadcrumbTrail(path: string | undefined): Crumb[] {
-  const demo = path ? findShowcaseRoute(path) : undefined;
+  const demo = path ? showcaseTable()?.findShowcaseRoute(path) : undefined;
   if (demo) {
     // The showcase: its group, then each parent (linked to its own path, which opens its first page).
     return [

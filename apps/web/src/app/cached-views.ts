@@ -1,6 +1,6 @@
 import { pathOnly } from '../stores/tags-logic';
 import { findShellRoute, type RouteMeta } from './routes';
-import { matchShowcase } from './showcase-routes';
+import { showcaseTable } from './showcase-table';
 
 /**
  * Cached views (DESIGN.md §10, the template's keep-alive): a visited page stays mounted, hidden,
@@ -15,7 +15,7 @@ import { matchShowcase } from './showcase-routes';
 export function routeMetaFor(pathname: string): RouteMeta | undefined {
   const product = findShellRoute(pathname);
   if (product) return product.meta;
-  const demo = matchShowcase(pathname);
+  const demo = showcaseTable()?.matchShowcase(pathname);
   return demo?.kind === 'page' ? demo.route.meta : undefined;
 }
 

@@ -9,7 +9,6 @@ import { useSite } from '../stores/site';
 import { supportViewCompany } from '../stores/support-view';
 import { leaveSignInNotice } from '../utils/redirects';
 import { decide, loginRedirect } from './guard';
-import { isShowcasePath } from './showcase-routes';
 
 let siteInfoRequest: Promise<void> | undefined;
 
@@ -27,9 +26,9 @@ export function loadSiteInfo(): Promise<void> {
  */
 export async function guardLoader({ request }: LoaderFunctionArgs): Promise<null> {
   const url = new URL(request.url);
-  // The showcase switch comes with the site facts: a showcase path waits for them.
-  if (isShowcasePath(url.pathname)) await loadSiteInfo();
-  else void loadSiteInfo();
+  // The showcase switch comes with the site facts; a path the router did not know has waited for
+  // them already (router.tsx, patchShowcaseRoutes), so a showcase page is decided with them.
+  void loadSiteInfo();
   const input = () => {
     const { token, roles } = useSession.getState();
     return {

@@ -3,7 +3,7 @@ import type { ShowcaseRole } from '../stores/showcase';
 import { isSignInPath, loginRedirect } from '../utils/redirects';
 import { canSee } from './access';
 import { findShellRoute, HOME_PATH, OPERATOR_HOME, WHITE_LIST } from './routes';
-import { canSeeShowcase, matchShowcase } from './showcase-routes';
+import { showcaseTable } from './showcase-table';
 
 /**
  * The navigation guard's decision (spec §2), a pure function of where we go and what we know:
@@ -53,10 +53,13 @@ export function decide({
     if (!roles || roles.length === 0) return { kind: 'load-user' };
     const route = findShellRoute(pathname);
     if (route && !canSee(route.meta.roles, roles)) return { kind: 'redirect', to: '/401' };
-    const demo = route ? undefined : matchShowcase(pathname);
-    if (demo) {
+    // The showcase's table is there whenever a path of it is opened with the switch on (the router
+    // loads it first); with the switch off it usually is not, and the path is unknown: /404 either way.
+    const table = route ? undefined : showcaseTable();
+    const demo = table?.matchShowcase(pathname);
+    if (table && demo) {
       if (!showcase || demo.kind === 'invalid') return { kind: 'redirect', to: '/404' };
-      if (!canSeeShowcase(demo.roles, showcaseRole)) return { kind: 'redirect', to: '/401' };
+      if (!table.canSeeShowcase(demo.roles, showcaseRole)) return { kind: 'redirect', to: '/401' };
       if (demo.kind === 'redirect') return { kind: 'redirect', to: demo.to };
     }
     const home = pathname === '/' || findShellRoute(pathname)?.path === HOME_PATH;

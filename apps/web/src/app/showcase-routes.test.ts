@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { showcaseRoleFor } from '../stores/showcase';
 import { breadcrumbTrail } from './breadcrumbs';
 import { isCached, keysToKeep, routeMetaFor, viewKey } from './cached-views';
@@ -14,6 +14,10 @@ import {
   showcaseRoutes,
   showcaseTree,
 } from './showcase-routes';
+import { loadShowcaseTable } from './showcase-table';
+
+// The guard, breadcrumbs and cached views read the table once it has loaded (showcase-table.ts).
+beforeAll(() => loadShowcaseTable());
 
 /** Every path of a menu tree, parents included. */
 const paths = (nodes: readonly ShowcaseNode[]): string[] =>
@@ -40,6 +44,27 @@ describe('showcase route table (spec "Template demo routes")', () => {
       '/permission/directive',
       '/permission/role',
       '/icon/index',
+      '/components',
+      ...[
+        'tinymce',
+        'markdown',
+        'json-editor',
+        'split-pane',
+        'avatar-upload',
+        'dropzone',
+        'sticky',
+        'count-to',
+        'mixin',
+        'back-to-top',
+        'drag-dialog',
+        'drag-select',
+        'dnd-list',
+        'drag-kanban',
+      ].map((name) => `/components/${name}`),
+      '/charts',
+      '/charts/keyboard',
+      '/charts/line',
+      '/charts/mixchart',
       '/nested',
       '/nested/menu1',
       '/nested/menu1/menu1-1',
@@ -57,6 +82,15 @@ describe('showcase route table (spec "Template demo routes")', () => {
       '/error/401',
       '/error/404',
       '/error-log/log',
+      '/excel',
+      '/excel/export-excel',
+      '/excel/export-selected-excel',
+      '/excel/export-merge-header',
+      '/excel/upload-excel',
+      '/zip',
+      '/zip/download',
+      '/pdf/index',
+      '/pdf/download',
       '/theme/index',
       '/clipboard/index',
       '/i18n/index',
@@ -65,8 +99,14 @@ describe('showcase route table (spec "Template demo routes")', () => {
     expect(showcaseAffix.map((r) => r.path)).toEqual(['/documentation/index']);
     expect(showcaseRoutes.filter((r) => r.meta.noCache).map((r) => r.path)).toEqual([
       '/guide/index',
+      '/charts/keyboard',
+      '/charts/line',
+      '/charts/mixchart',
       '/example/edit/:id',
+      '/pdf/download',
     ]);
+    expect(node('/pdf/download').hidden).toBe(true);
+    expect(node('/zip').alwaysShow).toBe(true);
     expect(node('/permission')).toMatchObject({ alwaysShow: true, roles: ['admin', 'editor'] });
     expect(node('/permission/page').roles).toEqual(['admin']);
     expect(node('/permission/directive').roles).toBeUndefined();

@@ -1,5 +1,6 @@
 import type { ShowcaseRole } from '../stores/showcase';
 import type { AppRoute, PageModule, RouteMeta } from './routes';
+import { isExternal } from './showcase-table';
 
 export type { ShowcaseRole } from '../stores/showcase';
 
@@ -7,7 +8,7 @@ export type { ShowcaseRole } from '../stores/showcase';
  * The template showcase's routes (spec §2 "Template demo routes", DESIGN.md §10): the spec's paths,
  * titles, icons and meta (affix, noCache, roles, hidden, alwaysShow), on the same shell and menu as
  * the product's pages when the SHOWCASE switch is on (siteInfo.showcase). Every page is its own lazy
- * chunk; this table is all the showcase adds to the console's first load. Its roles are the
+ * chunk, and so is this table (app/showcase-table.ts loads it while the switch is on). Its roles are the
  * template's mock roles (admin, editor, visitor: stores/showcase.ts), not the product's.
  */
 
@@ -26,7 +27,12 @@ export type ShowcaseIcon =
   | 'theme'
   | 'clipboard'
   | 'i18n'
-  | 'link';
+  | 'link'
+  | 'component'
+  | 'chart'
+  | 'excel'
+  | 'zip'
+  | 'pdf';
 
 export interface ShowcaseNode {
   /** The full path (`:id` for a digits-only parameter), or an https URL for an external link. */
@@ -56,7 +62,6 @@ type Pages = typeof import('../pages/showcase/pages');
 const page = (name: keyof Pages) => (): Promise<PageModule> =>
   import('../pages/showcase/pages').then((m) => m[name]());
 
-export const SHOWCASE_GROUP_TITLE = '模板示例';
 export const EXTERNAL_LINK = 'https://github.com/PanJiaChen/vue-element-admin';
 
 export const showcaseTree: ShowcaseNode[] = [
@@ -102,6 +107,39 @@ export const showcaseTree: ShowcaseNode[] = [
     ],
   },
   { path: '/icon/index', title: '图标', icon: 'icon', load: page('icons') },
+  {
+    path: '/components',
+    title: '组件',
+    icon: 'component',
+    redirect: '/components/tinymce',
+    children: [
+      { path: '/components/tinymce', title: '富文本编辑器', load: page('componentsTinymce') },
+      { path: '/components/markdown', title: 'Markdown', load: page('componentsMarkdown') },
+      { path: '/components/json-editor', title: 'JSON 编辑器', load: page('componentsJsonEditor') },
+      { path: '/components/split-pane', title: 'Splitpane', load: page('componentsSplitPane') },
+      { path: '/components/avatar-upload', title: '头像上传', load: page('componentsAvatarUpload') },
+      { path: '/components/dropzone', title: 'Dropzone', load: page('componentsDropzone') },
+      { path: '/components/sticky', title: 'Sticky', load: page('componentsSticky') },
+      { path: '/components/count-to', title: 'Count To', load: page('componentsCountTo') },
+      { path: '/components/mixin', title: '小组件', load: page('componentsMixin') },
+      { path: '/components/back-to-top', title: '返回顶部', load: page('componentsBackToTop') },
+      { path: '/components/drag-dialog', title: '拖拽 Dialog', load: page('componentsDragDialog') },
+      { path: '/components/drag-select', title: '拖拽 Select', load: page('componentsDragSelect') },
+      { path: '/components/dnd-list', title: '列表拖拽', load: page('componentsDndList') },
+      { path: '/components/drag-kanban', title: '可拖拽看板', load: page('componentsDragKanban') },
+    ],
+  },
+  {
+    path: '/charts',
+    title: '图表',
+    icon: 'chart',
+    redirect: '/charts/keyboard',
+    children: [
+      { path: '/charts/keyboard', title: '键盘图表', noCache: true, load: page('chartsKeyboard') },
+      { path: '/charts/line', title: '折线图', noCache: true, load: page('chartsLine') },
+      { path: '/charts/mixchart', title: '混合图表', noCache: true, load: page('chartsMixChart') },
+    ],
+  },
   {
     path: '/nested',
     title: '路由嵌套',
@@ -187,6 +225,29 @@ export const showcaseTree: ShowcaseNode[] = [
     icon: 'bug',
     load: page('errorLog'),
   },
+  {
+    path: '/excel',
+    title: 'Excel',
+    icon: 'excel',
+    redirect: '/excel/export-excel',
+    children: [
+      { path: '/excel/export-excel', title: '导出 Excel', load: page('excelExport') },
+      { path: '/excel/export-selected-excel', title: '导出 已选择项', load: page('excelExportSelected') },
+      { path: '/excel/export-merge-header', title: '导出 多级表头', load: page('excelExportMergeHeader') },
+      { path: '/excel/upload-excel', title: '上传 Excel', load: page('excelUpload') },
+    ],
+  },
+  {
+    path: '/zip',
+    title: 'Zip',
+    icon: 'zip',
+    alwaysShow: true,
+    redirect: '/zip/download',
+    children: [{ path: '/zip/download', title: 'Export Zip', load: page('zipDownload') }],
+  },
+  { path: '/pdf/index', title: 'PDF', icon: 'pdf', load: page('pdf') },
+  // The print view of /pdf/index (the template's, outside the menu): opens the print dialog.
+  { path: '/pdf/download', title: 'PDF 打印', hidden: true, noCache: true, load: page('pdfDownload') },
   { path: '/theme/index', title: '换肤', icon: 'theme', load: page('theme') },
   {
     path: '/clipboard/index',
@@ -197,10 +258,6 @@ export const showcaseTree: ShowcaseNode[] = [
   { path: '/i18n/index', title: '国际化', icon: 'i18n', load: page('i18n') },
   { path: EXTERNAL_LINK, title: '外链', icon: 'link' },
 ];
-
-export function isExternal(path: string): boolean {
-  return /^https?:\/\//.test(path);
-}
 
 /** admin sees all; a route with roles only its holders; one without roles everyone (spec §5). */
 export function canSeeShowcase(routeRoles: readonly ShowcaseRole[] | undefined, role: ShowcaseRole): boolean {
@@ -302,11 +359,6 @@ export function matchShowcase(pathname: string): ShowcaseMatch | undefined {
     if (route) return { kind: 'page', route, roles: narrowest, ancestors };
   }
   return undefined;
-}
-
-/** A path that belongs to the showcase (page, parent or bad parameter). */
-export function isShowcasePath(pathname: string): boolean {
-  return matchShowcase(pathname) !== undefined;
 }
 
 /** The showcase page for a router pattern (a handle's path). */

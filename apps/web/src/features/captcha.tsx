@@ -43,6 +43,8 @@ export function CaptchaImage({ captcha }: { captcha: ReturnType<typeof useCaptch
       onClick={captcha.refresh}
       title="看不清？点击换一张"
       aria-label="图形验证码，点击换一张"
+      // A new captcha on its way: the one shown is used up (screen readers and tests can tell).
+      aria-busy={captcha.loading}
     >
       {captcha.image ? (
         <img src={captcha.image} alt="图形验证码" width={112} height={40} />

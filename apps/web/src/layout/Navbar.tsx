@@ -18,6 +18,7 @@ import { OPERATOR_HOME } from '../app/routes';
 import { useLogout } from '../features/logout';
 import { RealNameBadge } from '../features/RealNameBadge';
 import { SupportPopover } from '../features/SupportPopover';
+import { useShowcaseAvatar } from '../features/showcase-avatar';
 import { useWxCountLive } from '../features/wx-count';
 import { toggleSidebar, useApp } from '../stores/app';
 import { useSession } from '../stores/session';
@@ -68,7 +69,8 @@ function wxCountText(count: number | null): string {
 
 export function Navbar() {
   const { sidebarOpened, device } = useApp();
-  const { user, name, avatar, avatarText, introduction, wxCount } = useSession();
+  const { user, name, avatar: ownAvatar, avatarText, introduction, wxCount } = useSession();
+  const avatar = useShowcaseAvatar() ?? ownAvatar;
   const showSettings = useSettings((s) => s.showSettings);
   const navigate = useNavigate();
   const logout = useLogout();

@@ -5,7 +5,7 @@ import { type CSSProperties, useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { type RouteHandle, useRouteMeta } from '../app/RootLayout';
 import { affixRoutes } from '../app/routes';
-import { showcaseAffix } from '../app/showcase-routes';
+import { useShowcaseTable } from '../app/showcase-table';
 import { closeSidebar, isMobileWidth, setDevice, useApp } from '../stores/app';
 import { onLogout } from '../stores/session';
 import { useSettings } from '../stores/settings';
@@ -52,21 +52,30 @@ function useResponsive() {
 
 function useVisitedTabs(handle: RouteHandle | undefined) {
   const location = useLocation();
-  // The showcase's pinned tab (文档) joins the pinned tabs once opened, and only while the switch is
-  // on: the product's tab row stays as it was for whoever doesn't use the showcase.
+  // The showcase's pinned tab (文档) is there from the start while the switch is on, as in the
+  // template (meta.affix); with the switch off the product's tab row stays as it was. Until the site
+  // settings and the showcase's table have loaded, a pinned showcase tab from this browser session
+  // (a pinned tab that is not the product's) stays as it is.
   const showcase = useSite((s) => s.showcase);
   const siteLoaded = useSite((s) => s.loaded);
+  const table = useShowcaseTable();
   useEffect(() => {
     const { views, setViews } = useTags.getState();
-    const opened = showcase ? showcaseAffix.filter((r) => views.some((v) => v.path === r.path)) : [];
-    ensureAffix([...affixRoutes, ...opened].map((r) => ({ path: r.path, title: r.meta.title, affix: true })));
+    const productPinned = affixRoutes.map((r) => ({ path: r.path, title: r.meta.title, affix: true }));
+    const showcaseKept = views.filter((v) => v.affix && !affixRoutes.some((r) => r.path === v.path));
+    const showcasePinned = table
+      ? table.showcaseAffix.map((r) => ({ path: r.path, title: r.meta.title, affix: true }))
+      : siteLoaded && !showcase
+        ? []
+        : showcaseKept;
+    ensureAffix([...productPinned, ...showcasePinned]);
     if (siteLoaded && !showcase) {
       // A tab of the showcase left from a session when it was on.
       const now = useTags.getState().views;
-      const kept = now.filter((v) => !showcaseAffix.some((r) => r.path === v.path));
+      const kept = now.filter((v) => !showcaseKept.some((s) => s.path === v.path));
       if (kept.length !== now.length) setViews(kept);
     }
-  }, [showcase, siteLoaded]);
+  }, [showcase, siteLoaded, table]);
   useEffect(() => {
     if (!handle) return;
     const { views, setViews } = useTags.getState();

@@ -3,14 +3,8 @@ import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { filterMenu } from '../app/access';
 import { shellGroups } from '../app/routes';
-import {
-  filterShowcase,
-  isExternal,
-  SHOWCASE_GROUP_TITLE,
-  type ShowcaseIcon,
-  type ShowcaseNode,
-  showcaseTree,
-} from '../app/showcase-routes';
+import type { ShowcaseIcon, ShowcaseNode } from '../app/showcase-routes';
+import { isExternal, SHOWCASE_GROUP_TITLE, useShowcaseTable } from '../app/showcase-table';
 import { useApp } from '../stores/app';
 import { useSession } from '../stores/session';
 import { useSettings } from '../stores/settings';
@@ -53,9 +47,10 @@ function parentsOf(nodes: readonly ShowcaseNode[], pathname: string, trail: stri
   return [];
 }
 
-/** The showcase menu for the showcase role, or nothing while the switch is off. */
+/** The showcase menu for the showcase role; nothing while the switch is off or its table loads. */
 function useShowcaseMenu(): { items: Items; tree: ShowcaseNode[] } {
   const on = useSite((s) => s.showcase);
+  const table = useShowcaseTable();
   const roles = useSession((s) => s.roles);
   const override = useShowcase((s) => s.override);
   const [icons, setIcons] = useState<Icons>(null);
@@ -68,8 +63,8 @@ function useShowcaseMenu(): { items: Items; tree: ShowcaseNode[] } {
     };
   }, [on, icons]);
   return useMemo(() => {
-    if (!on) return { items: [], tree: [] };
-    const tree = filterShowcase(showcaseTree, showcaseRoleFor(roles, override));
+    if (!on || !table) return { items: [], tree: [] };
+    const tree = table.filterShowcase(table.showcaseTree, showcaseRoleFor(roles, override));
     return {
       tree,
       items: [
@@ -81,7 +76,7 @@ function useShowcaseMenu(): { items: Items; tree: ShowcaseNode[] } {
         },
       ] as Items,
     };
-  }, [on, roles, override, icons]);
+  }, [on, table, roles, override, icons]);
 }
 
 export function Sidebar() {

@@ -1,8 +1,13 @@
 import AppstoreSvg from '@ant-design/icons-svg/inline-svg/outlined/appstore.svg?raw';
+import BarChartSvg from '@ant-design/icons-svg/inline-svg/outlined/bar-chart.svg?raw';
 import BgColorsSvg from '@ant-design/icons-svg/inline-svg/outlined/bg-colors.svg?raw';
 import BugSvg from '@ant-design/icons-svg/inline-svg/outlined/bug.svg?raw';
+import BuildSvg from '@ant-design/icons-svg/inline-svg/outlined/build.svg?raw';
 import CompassSvg from '@ant-design/icons-svg/inline-svg/outlined/compass.svg?raw';
 import EditSvg from '@ant-design/icons-svg/inline-svg/outlined/edit.svg?raw';
+import FileExcelSvg from '@ant-design/icons-svg/inline-svg/outlined/file-excel.svg?raw';
+import FilePdfSvg from '@ant-design/icons-svg/inline-svg/outlined/file-pdf.svg?raw';
+import FileZipSvg from '@ant-design/icons-svg/inline-svg/outlined/file-zip.svg?raw';
 import FormSvg from '@ant-design/icons-svg/inline-svg/outlined/form.svg?raw';
 import GlobalSvg from '@ant-design/icons-svg/inline-svg/outlined/global.svg?raw';
 import LinkSvg from '@ant-design/icons-svg/inline-svg/outlined/link.svg?raw';
@@ -51,4 +56,9 @@ export const SHOWCASE_ICONS: Record<ShowcaseIcon, ReactNode> = {
   clipboard: svgIcon(SnippetsSvg),
   i18n: svgIcon(GlobalSvg),
   link: svgIcon(LinkSvg),
+  component: svgIcon(BuildSvg),
+  chart: svgIcon(BarChartSvg),
+  excel: svgIcon(FileExcelSvg),
+  zip: svgIcon(FileZipSvg),
+  pdf: svgIcon(FilePdfSvg),
 };

@@ -12,9 +12,19 @@ export const SHOWCASE_ROLES: readonly ShowcaseRole[] = ['admin', 'editor', 'visi
 interface ShowcaseState {
   /** Chosen on the permission page; null follows the product role. */
   override: ShowcaseRole | null;
+  /**
+   * The showcase avatar (components/avatar-upload) of the signed-in user, once read: the navbar
+   * shows it on the showcase's pages. Kept with the user it belongs to, so another sign-in in the
+   * same tab reads its own.
+   */
+  avatar: { userId: string; url: string | null } | null;
 }
 
-export const useShowcase = create<ShowcaseState>(() => ({ override: null }));
+export const useShowcase = create<ShowcaseState>(() => ({ override: null, avatar: null }));
+
+export function setShowcaseAvatar(userId: string, url: string | null): void {
+  useShowcase.setState({ avatar: { userId, url } });
+}
 
 export function showcaseRoleFor(
   productRoles: readonly string[] | null | undefined,

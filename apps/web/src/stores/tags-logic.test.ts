@@ -52,5 +52,8 @@ describe('tags view', () => {
     expect(closeAll(views, c.path)).toEqual({ views: [dash], navigateTo: dash.path });
     expect(closeAll(views, dash.path)).toEqual({ views: [dash] });
     expect(closeAll([a], a.path)).toEqual({ views: [], navigateTo: '/' });
+    // Home, not the last pinned tab: the showcase's 文档 is pinned after the dashboard.
+    const docs: TagView = { path: '/documentation/index', title: '文档', affix: true };
+    expect(closeAll([dash, docs, a], a.path)).toEqual({ views: [dash, docs], navigateTo: dash.path });
   });
 });

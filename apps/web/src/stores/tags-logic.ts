@@ -64,8 +64,9 @@ export function closeOthers(views: readonly TagView[], path: string, activePath:
 
 export function closeAll(views: readonly TagView[], activePath: string): CloseResult {
   const next = views.filter((v) => v.affix);
-  // Stay when the active page is pinned; otherwise go to the last pinned tab (or home).
+  // Stay when the active page is pinned; otherwise go home: the first pinned tab (the dashboard,
+  // not the showcase's 文档 pinned after it), or / when nothing is pinned.
   return next.some((v) => v.path === activePath)
     ? { views: next }
-    : { views: next, navigateTo: lastView(next) };
+    : { views: next, navigateTo: next[0]?.path ?? '/' };
 }

@@ -741,6 +741,125 @@ export const roleDelete = defineShowcaseCall({
   response: statusSuccess,
 });
 
+// ---- part 2: uploads (rich text images, avatar, dropzone), the avatar, the kanban board
+
+/** One showcase upload: at most this many bytes. */
+export const SHOWCASE_UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
+/** What an upload may be, sniffed from its bytes (never taken from its name). */
+export const SHOWCASE_UPLOAD_MIMES = [
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'application/pdf',
+] as const;
+/** Kept per company: an upload beyond this removes the company's oldest. */
+export const SHOWCASE_UPLOADS_KEPT = 50;
+
+export const showcaseFileSchema = z.object({
+  id: z.string(),
+  /** A signed link of the service, valid for a day (relative: `/showcase-file/<id>?exp=…&sig=…`). */
+  url: z.string(),
+  /** The name the file was uploaded with (a label only). */
+  name: z.string(),
+  size: z.number().int(),
+  mime: z.enum(SHOWCASE_UPLOAD_MIMES),
+});
+export type ShowcaseFile = z.output<typeof showcaseFileSchema>;
+
+const fileIdField = z.string({ error: '请提供 fileId' }).regex(/^[A-Za-z0-9_-]{8,64}$/, 'fileId 无效');
+
+export const KANBAN_COLUMNS = ['todo', 'doing', 'done'] as const;
+export const KANBAN_CARDS_MAX = 50;
+const kanbanCardSchema = z.strictObject({
+  id: z
+    .string({ error: '卡片 id 须为字符串' })
+    .regex(/^[A-Za-z0-9_-]{1,40}$/, '卡片 id 只能包含字母、数字、- 和 _（1-40 个字符）'),
+  text: textField('卡片内容', { max: 200 }),
+});
+/** The drag-kanban board: three columns in this order, each an ordered list of cards. */
+export const kanbanBoardSchema = z
+  .strictObject({
+    columns: z
+      .array(
+        z.strictObject({
+          key: z.enum(KANBAN_COLUMNS, { error: `列须为 ${KANBAN_COLUMNS.join('、')} 之一` }),
+          cards: z.array(kanbanCardSchema).max(KANBAN_CARDS_MAX, `每列最多 ${KANBAN_CARDS_MAX} 张卡片`),
+        }),
+      )
+      .length(KANBAN_COLUMNS.length, `须恰好 ${KANBAN_COLUMNS.length} 列`),
+  })
+  .refine((b) => b.columns.every((c, i) => c.key === KANBAN_COLUMNS[i]), {
+    message: `列的顺序须为 ${KANBAN_COLUMNS.join('、')}`,
+    path: ['columns'],
+  })
+  .refine(
+    (b) => {
+      const ids = b.columns.flatMap((c) => c.cards.map((card) => card.id));
+      return new Set(ids).size === ids.length;
+    },
+    { message: '卡片 id 不能重复', path: ['columns'] },
+  );
+export type KanbanBoard = z.output<typeof kanbanBoardSchema>;
+
+export const upload = defineShowcaseCall({
+  id: 'showcase.upload',
+  method: 'POST',
+  path: '/vue-element-admin/upload',
+  audience: 'user',
+  tag: TAG,
+  summary: '上传一个文件（图片或 PDF，最大 5 MB），得到它的链接',
+  description:
+    'multipart/form-data，字段 file。类型按内容识别：png、jpeg、gif、webp 图片或 PDF；其他类型、空文件或超过 5 MB 答 40000。每个公司保留最近 50 个上传。链接带签名，一天内有效。',
+  request: z.strictObject({}).optional().default({}),
+  response: showcaseFileSchema,
+});
+
+export const avatar = defineShowcaseCall({
+  id: 'showcase.avatar',
+  method: 'GET',
+  path: '/vue-element-admin/avatar',
+  audience: 'user',
+  tag: TAG,
+  summary: '展示用的头像（没有设置时为 null）',
+  request: emptyRequest,
+  response: z.object({ url: z.string().nullable() }),
+});
+
+export const avatarUpdate = defineShowcaseCall({
+  id: 'showcase.avatarUpdate',
+  method: 'PUT',
+  path: '/vue-element-admin/avatar',
+  audience: 'user',
+  tag: TAG,
+  summary: '把本公司上传的一张图片设为展示头像',
+  description: 'fileId 为 upload 的答复中的 id，须是本公司上传的图片；否则 40400 / 40000。',
+  request: z.strictObject({ fileId: fileIdField }),
+  response: z.object({ url: z.string() }),
+});
+
+export const kanban = defineShowcaseCall({
+  id: 'showcase.kanban',
+  method: 'GET',
+  path: '/vue-element-admin/kanban',
+  audience: 'user',
+  tag: TAG,
+  summary: '拖拽看板（待办、进行中、已完成三列）；没有保存过时为示例卡片',
+  request: emptyRequest,
+  response: kanbanBoardSchema,
+});
+
+export const kanbanSave = defineShowcaseCall({
+  id: 'showcase.kanbanSave',
+  method: 'PUT',
+  path: '/vue-element-admin/kanban',
+  audience: 'user',
+  tag: TAG,
+  summary: '保存拖拽看板的卡片顺序',
+  request: kanbanBoardSchema,
+  response: statusSuccess,
+});
+
 /** Every showcase call, once each (the server registers them; the tests sweep them). */
 export const allShowcaseCalls: ShowcaseCallDef[] = [
   login,
@@ -758,4 +877,9 @@ export const allShowcaseCalls: ShowcaseCallDef[] = [
   roleCreate,
   roleUpdate,
   roleDelete,
+  upload,
+  avatar,
+  avatarUpdate,
+  kanban,
+  kanbanSave,
 ];

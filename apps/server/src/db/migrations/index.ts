@@ -8,6 +8,7 @@ import * as m0006 from './0006_send_lease.js';
 import * as m0007 from './0007_rate_windows.js';
 import * as m0008 from './0008_showcase.js';
 import * as m0009 from './0009_client_errors.js';
+import * as m0010 from './0010_showcase_state.js';
 
 /**
  * Every migration, in order. Listed here rather than read from disk so the bundled server carries
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '0007_rate_windows': m0007,
   '0008_showcase': m0008,
   '0009_client_errors': m0009,
+  '0010_showcase_state': m0010,
 };

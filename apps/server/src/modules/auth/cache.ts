@@ -8,9 +8,9 @@ import { type Changes, localChanges } from '../../lib/copies.js';
  * Correctness rests on invalidation, never on a timeout:
  * - every write of the module that changes a cached fact (a session revoked, a user row updated)
  *   announces it with `changed()` once it is committed, and the announcing call answers only after
- *   that: this process drops its copies at once (synchronously), every other process when the
- *   announcement reaches it (PostgreSQL: NOTIFY, committed before the call answers; see
- *   `AuthChanges` and modules/events/bus.ts);
+ *   that: this process drops its copies at once (synchronously), every other process before the
+ *   call answers too (PostgreSQL: NOTIFY, and each live process acknowledges having dropped them;
+ *   see `AuthChanges` and modules/events/bus.ts);
  * - copies are served only while announcements of every process reach this one (`live()`); a
  *   process that may have missed some (its listener connection lost or silent) reads the database
  *   until it hears again, and then drops everything it held;

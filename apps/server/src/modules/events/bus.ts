@@ -54,8 +54,8 @@ export interface EventBus {
   onSessionsEnded(userId: string, listener: (sessionIds: string[]) => void): () => void;
   /**
    * Announces a committed change to this process (synchronously) and to the others. Resolves once
-   * every other process will hear it (PostgreSQL: the NOTIFY is committed); rejects when it could not
-   * be sent (after retries).
+   * every other live process has dropped its copies (PostgreSQL: each acknowledges; a process that
+   * has not within 2 s is not waited for); rejects when it could not be sent (after retries).
    */
   announceChange(change: StateChange): Promise<void>;
   /**
@@ -117,8 +117,13 @@ type Wire =
   | { o: string; e: BusEvent }
   | { o: string; b: BusEvent[] }
   | { o: string; s: SessionsEnded }
-  | { o: string; c: StateChange }
-  | { o: string; h: number };
+  /** A state change; `n` numbers it for the acknowledgements. */
+  | { o: string; c: StateChange; n?: number }
+  /** Process `o` has dropped its copies for change `n` of process `a`. */
+  | { o: string; a: string; n: number }
+  | { o: string; h: number }
+  /** Process `o` stops (it will acknowledge nothing more). */
+  | { o: string; bye: 1 };
 
 /** How often each process notifies itself, to know its listener still hears. */
 const HEARTBEAT_MS = 2_000;
@@ -127,6 +132,11 @@ const SILENT_AFTER_MS = 3 * HEARTBEAT_MS;
 /** Not heard this long: the listener connection is replaced. */
 const RECONNECT_AFTER_MS = 5 * HEARTBEAT_MS;
 const NOTIFY_ATTEMPTS = 3;
+/**
+ * Longest wait for the other processes to acknowledge a state change. A process that has not by then
+ * is stuck or gone; if it still runs, it stops serving copies once its own heartbeat goes unheard.
+ */
+const ACK_WAIT_MS = 2_000;
 
 /**
  * Several processes sharing PostgreSQL: events travel by LISTEN/NOTIFY, so a console connected to
@@ -137,6 +147,11 @@ const NOTIFY_ATTEMPTS = 3;
  * while it hears that heartbeat (silent for 6 s: not live). A lost or silent listener connection is
  * replaced; once the new one listens, every copy is dropped ('all'), since whatever was announced
  * meanwhile was not heard.
+ *
+ * A state change is acknowledged: every process that hears one drops its copies and answers, and
+ * `announceChange` resolves once every other live process (heard within the silence limit: their
+ * heartbeats tell who they are) has answered, or after ACK_WAIT_MS. So a logout that has answered has
+ * ended the session in every process, not only on its way to them.
  */
 export async function createPostgresBus(url: string, log: FastifyBaseLogger): Promise<EventBus> {
   const local = createLocalBus();
@@ -148,6 +163,30 @@ export async function createPostgresBus(url: string, log: FastifyBaseLogger): Pr
 
   let listener: pg.Client | null = null;
   let lastHeard = Date.now();
+  /** The other processes, by origin: when each was last heard. */
+  const peers = new Map<string, number>();
+  /** State changes of ours waiting for acknowledgements, by number: who has yet to answer. */
+  const awaitingAcks = new Map<number, { waiting: Set<string>; done: () => void }>();
+  let changeNumber = 0;
+  const livePeers = () => {
+    const now = Date.now();
+    const live: string[] = [];
+    for (const [peer, at] of peers) {
+      if (now - at < SILENT_AFTER_MS) live.push(peer);
+      else peers.delete(peer);
+    }
+    return live;
+  };
+  const peerGone = (peer: string) => {
+    peers.delete(peer);
+    for (const [n, pending] of awaitingAcks) {
+      pending.waiting.delete(peer);
+      if (pending.waiting.size === 0) {
+        awaitingAcks.delete(n);
+        pending.done();
+      }
+    }
+  };
   let closed = false;
   let reconnecting = false;
 
@@ -157,18 +196,33 @@ export async function createPostgresBus(url: string, log: FastifyBaseLogger): Pr
       const wire = JSON.parse(msg.payload) as Wire;
       if ('h' in wire) {
         if (wire.o === origin) heard();
+        else peers.set(wire.o, Date.now());
         return;
       }
       if (wire.o === origin) return;
-      if ('b' in wire || 'e' in wire) {
+      peers.set(wire.o, Date.now());
+      if ('bye' in wire) peerGone(wire.o);
+      else if ('a' in wire) {
+        const pending = wire.a === origin ? awaitingAcks.get(wire.n) : undefined;
+        if (pending?.waiting.delete(wire.o) && pending.waiting.size === 0) {
+          awaitingAcks.delete(wire.n);
+          pending.done();
+        }
+      } else if ('b' in wire || 'e' in wire) {
         for (const raw of 'b' in wire ? wire.b : [wire.e]) {
           const event = busEventOf(raw);
           if (event) local.publish(event);
           else
             log.warn({ kind: (raw as { kind?: unknown })?.kind }, 'live event not in the contract, dropped');
         }
-      } else if ('c' in wire) changed(wire.c);
-      else void local.endSessions(wire.s);
+      } else if ('c' in wire) {
+        changed(wire.c);
+        if (wire.n !== undefined) {
+          notifySurely({ o: origin, a: wire.o, n: wire.n }).catch((err) =>
+            log.warn({ err }, 'state change acknowledgement failed'),
+          );
+        }
+      } else void local.endSessions(wire.s);
     } catch (err) {
       log.warn({ err }, 'bad live event payload');
     }
@@ -179,6 +233,9 @@ export async function createPostgresBus(url: string, log: FastifyBaseLogger): Pr
     if (now - lastHeard >= SILENT_AFTER_MS) changed('all');
     lastHeard = now;
   }
+
+  const notifier = new pg.Pool({ connectionString: url, max: 2 });
+  const notify = (wire: Wire) => notifier.query('select pg_notify($1, $2)', [CHANNEL, JSON.stringify(wire)]);
 
   async function listen() {
     const client = new pg.Client({ connectionString: url, keepAlive: true });
@@ -198,6 +255,8 @@ export async function createPostgresBus(url: string, log: FastifyBaseLogger): Pr
     // Listening from now on; what was announced before was not heard.
     changed('all');
     lastHeard = Date.now();
+    // Known to the others at once (not at the next heartbeat): their changes wait for our answer.
+    notify({ o: origin, h: 1 }).catch((err) => log.warn({ err }, 'heartbeat notify failed'));
   }
   async function reconnect() {
     if (reconnecting || closed) return;
@@ -216,8 +275,6 @@ export async function createPostgresBus(url: string, log: FastifyBaseLogger): Pr
   }
   await listen();
 
-  const notifier = new pg.Pool({ connectionString: url, max: 2 });
-  const notify = (wire: Wire) => notifier.query('select pg_notify($1, $2)', [CHANNEL, JSON.stringify(wire)]);
   async function notifySurely(wire: Wire) {
     for (let attempt = 1; ; attempt++) {
       try {
@@ -289,10 +346,36 @@ export async function createPostgresBus(url: string, log: FastifyBaseLogger): Pr
     onSessionsEnded: local.onSessionsEnded,
     async announceChange(change) {
       changed(change);
+      const acks: Promise<void>[] = [];
       for (const [kind, ids] of Object.entries(change) as [keyof StateChange, string[] | undefined][]) {
-        for (let i = 0; i < (ids?.length ?? 0); i += IDS_PER_NOTIFY)
-          await notifySurely({ o: origin, c: { [kind]: ids!.slice(i, i + IDS_PER_NOTIFY) } });
+        for (let i = 0; i < (ids?.length ?? 0); i += IDS_PER_NOTIFY) {
+          const n = ++changeNumber;
+          const waiting = new Set(livePeers());
+          if (waiting.size > 0) {
+            acks.push(
+              new Promise<void>((resolve) => {
+                const timer = setTimeout(() => {
+                  const pending = awaitingAcks.get(n);
+                  awaitingAcks.delete(n);
+                  if (pending)
+                    log.warn({ processes: [...pending.waiting] }, 'state change not acknowledged in time');
+                  resolve();
+                }, ACK_WAIT_MS);
+                timer.unref();
+                awaitingAcks.set(n, {
+                  waiting,
+                  done: () => {
+                    clearTimeout(timer);
+                    resolve();
+                  },
+                });
+              }),
+            );
+          }
+          await notifySurely({ o: origin, c: { [kind]: ids!.slice(i, i + IDS_PER_NOTIFY) }, n });
+        }
       }
+      await Promise.all(acks);
     },
     onChange(listener) {
       changeListeners.add(listener);
@@ -302,6 +385,10 @@ export async function createPostgresBus(url: string, log: FastifyBaseLogger): Pr
     async close() {
       closed = true;
       clearInterval(heartbeat);
+      // The others stop waiting for our answers.
+      await notify({ o: origin, bye: 1 }).catch(() => {});
+      for (const [, pending] of awaitingAcks) pending.done();
+      awaitingAcks.clear();
       changeListeners.clear();
       await local.close();
       const client = listener;

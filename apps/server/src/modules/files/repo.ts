@@ -27,4 +27,18 @@ export const olderThan = (db: Kysely<DB>, kind: FileKind, companyId: string, bef
     .orderBy('created_at')
     .execute();
 
+/** A company's files of one kind past its newest `keep`, oldest first. */
+export const beyondNewest = (db: Kysely<DB>, kind: FileKind, companyId: string, keep: number) =>
+  db
+    .selectFrom('files')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('kind', '=', kind)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .offset(keep)
+    .limit(1000)
+    .execute()
+    .then((rows) => rows.reverse());
+
 export const remove = (db: Kysely<DB>, id: string) => db.deleteFrom('files').where('id', '=', id).execute();

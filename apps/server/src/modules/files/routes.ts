@@ -33,6 +33,15 @@ const SERVED: Record<FileKind, { headers(row: FileRow): Record<string, string>; 
       'content-disposition': 'inline',
     }),
   },
+  // Showcase uploads: images shown in the console (the avatar, rich text), PDFs as downloads.
+  showcase: {
+    notFound: '链接无效或已过期',
+    headers: (row) => ({
+      'content-security-policy': SANDBOX,
+      'cache-control': 'private, max-age=3600',
+      'content-disposition': `${isImage(row.mime) ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(row.file_name)}`,
+    }),
+  },
   // Public; a new upload gets a new name, so it is cached for good.
   support: {
     notFound: '图片不存在',

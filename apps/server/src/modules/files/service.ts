@@ -28,6 +28,8 @@ export const FILE_KINDS: Record<
   },
   /** The support QR: a contact card meant to be shared, public under a random name. */
   support: { path: '/support-qr/', signed: false, absolute: false, linkTtlMs: 0 },
+  /** Template showcase uploads (rich text images, the avatar, dropzone): the console shows them. */
+  showcase: { path: '/showcase-file/', signed: true, absolute: false, linkTtlMs: DAY_MS },
 };
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
@@ -131,6 +133,9 @@ export function createFileService({ db, storage, settings, publicUrl }: FileServ
 
     find: (id: string) => repo.find(db, id),
     findMany: (ids: readonly string[]) => repo.findMany(db, ids),
+    /** A company's files of one kind beyond its newest `keep` (for caps), oldest first. */
+    beyondNewest: (kind: FileKind, companyId: string, keep: number) =>
+      repo.beyondNewest(db, kind, companyId, keep),
     /** A company's files of one kind stored before `before` (for clean-ups). */
     olderThan: (kind: FileKind, companyId: string, before: number) =>
       repo.olderThan(db, kind, companyId, before),

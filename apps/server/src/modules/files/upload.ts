@@ -94,18 +94,24 @@ const tooMany = (field: string, count: number) =>
   );
 
 /** One file for sending (getSourceUrl, field `file`, up to 20 MB), read whole. */
-export async function readMediaUpload(req: FastifyRequest): Promise<{ fileName: string; data: Buffer }> {
+export const readMediaUpload = (req: FastifyRequest) => readFileField(req, MEDIA_MAX_BYTES);
+
+/** The one file of a multipart request's field `file`, up to `maxBytes`, read whole; never empty. */
+export async function readFileField(
+  req: FastifyRequest,
+  maxBytes: number,
+): Promise<{ fileName: string; data: Buffer }> {
+  const tooLarge = `文件不能超过 ${maxBytes / 1024 / 1024} MB`;
   if (!req.isMultipart())
     throw new AppError('BAD_REQUEST', '请以 multipart/form-data 上传，文件字段名为 file');
-  const part = await req.file({ limits: { fileSize: MEDIA_MAX_BYTES, files: 1 } });
+  const part = await req.file({ limits: { fileSize: maxBytes, files: 1 } });
   if (part?.fieldname !== 'file') throw new AppError('BAD_REQUEST', '缺少文件：字段名应为 file');
   const data = await part.toBuffer().catch((err: { code?: string }) => {
     throw err.code === 'FST_REQ_FILE_TOO_LARGE'
-      ? new AppError('BAD_REQUEST', `文件不能超过 ${MEDIA_MAX_BYTES / 1024 / 1024} MB`)
+      ? new AppError('BAD_REQUEST', tooLarge)
       : new AppError('BAD_REQUEST', '上传内容不完整或格式错误，请重新上传');
   });
-  if (part.file.truncated)
-    throw new AppError('BAD_REQUEST', `文件不能超过 ${MEDIA_MAX_BYTES / 1024 / 1024} MB`);
+  if (part.file.truncated) throw new AppError('BAD_REQUEST', tooLarge);
   if (data.length === 0) throw new AppError('BAD_REQUEST', '文件为空');
   // Only the base name is kept, and only as a label; storage names are random.
   return { fileName: baseName(part.filename), data };

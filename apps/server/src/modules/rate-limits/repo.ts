@@ -2,19 +2,24 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 
 /**
- * Counts one request in the window of `key`, in one statement: a new or expired window starts
- * over at 1 and ends `windowMs` from now; an open one counts on. Concurrent calls from any number
- * of processes are serialized on the row, so every caller sees its own count.
+ * Counts requests in the windows of several keys, in one statement: `n` requests for each key
+ * (keys unique). A new or expired window starts over at `n` and ends `windowMs` from now; an open
+ * one counts on. Concurrent statements from any number of processes are serialised on each row, so
+ * the count returned is the window's total right after this statement's `n` were added: its
+ * requests are the last `n` of it. Rows are written in key order, so two statements over the same
+ * keys never wait on each other crosswise (no deadlock).
  */
-export async function hit(
+export async function hitMany(
   db: Kysely<DB>,
-  key: string,
-  windowMs: number,
+  hits: { key: string; n: number; windowMs: number }[],
   now: number,
-): Promise<{ count: number; reset_at: number }> {
+): Promise<{ key: string; count: number; reset_at: number }[]> {
+  const rows = [...hits]
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map((h) => ({ key: h.key, count: h.n, reset_at: now + h.windowMs }));
   return db
     .insertInto('rate_windows')
-    .values({ key, count: 1, reset_at: now + windowMs })
+    .values(rows)
     .onConflict((oc) =>
       oc.column('key').doUpdateSet((eb) => {
         const expired = eb('rate_windows.reset_at', '<=', now);
@@ -22,8 +27,8 @@ export async function hit(
           count: eb
             .case()
             .when(expired)
-            .then(eb.lit(1))
-            .else(eb('rate_windows.count', '+', eb.lit(1)))
+            .then(eb.ref('excluded.count'))
+            .else(eb('rate_windows.count', '+', eb.ref('excluded.count')))
             .end(),
           reset_at: eb
             .case()
@@ -34,8 +39,8 @@ export async function hit(
         };
       }),
     )
-    .returning(['count', 'reset_at'])
-    .executeTakeFirstOrThrow();
+    .returning(['key', 'count', 'reset_at'])
+    .execute();
 }
 
 /** Deletes the windows that ended before `now` (a later request starts a fresh one anyway). */

@@ -106,17 +106,69 @@ export function memoryWindows(maxWindows = MAX_RATE_WINDOWS): RateWindows {
   };
 }
 
+/** Keys counted in one statement at most (a batch over this waits for the next). */
+const TABLE_BATCH_KEYS = 500;
+
 /**
- * Counters in the `rate_windows` table, shared by every process on one PostgreSQL: one upsert per
- * request (repo.hit). Expired rows are deleted by `sweepWindows` on a timer (service.ts).
+ * Counters in the `rate_windows` table, shared by every process on one PostgreSQL. Requests are
+ * counted in batches, one statement each (repo.hitMany): the first request goes at once, and those
+ * that arrive while a statement is on its way go together in the next, per key with their number.
+ * Still exact: the statement returns each window's total after the batch, and the batch's requests
+ * of a key take the last places of it in arrival order. (One upsert per request cost the
+ * authenticated read more than half its time on PostgreSQL: bench/README.md.) Expired rows are
+ * deleted by `sweepWindows` on a timer (service.ts).
  */
 export function tableWindows(db: Kysely<DB>): RateWindows {
+  type Waiter = { resolve: (count: RateCount) => void; reject: (err: unknown) => void };
+  let pending = new Map<string, { windowMs: number; waiters: Waiter[] }>();
+  let flushing = false;
+
+  async function flush() {
+    flushing = true;
+    while (pending.size > 0) {
+      let batch = pending;
+      pending = new Map();
+      if (batch.size > TABLE_BATCH_KEYS) {
+        const keys = [...batch.keys()];
+        for (const key of keys.slice(TABLE_BATCH_KEYS)) pending.set(key, batch.get(key)!);
+        batch = new Map(keys.slice(0, TABLE_BATCH_KEYS).map((key) => [key, batch.get(key)!]));
+      }
+      const now = Date.now();
+      try {
+        const rows = await repo.hitMany(
+          db,
+          [...batch].map(([key, b]) => ({ key, n: b.waiters.length, windowMs: b.windowMs })),
+          now,
+        );
+        for (const row of rows) {
+          const { waiters } = batch.get(row.key)!;
+          const count = Number(row.count);
+          const ttl = Math.max(0, Number(row.reset_at) - now);
+          const first = count - waiters.length + 1;
+          for (const [i, w] of waiters.entries()) w.resolve({ current: first + i, ttl });
+          batch.delete(row.key);
+        }
+        const lost = new Error('rate window not returned');
+        for (const b of batch.values()) for (const w of b.waiters) w.reject(lost);
+      } catch (err) {
+        for (const b of batch.values()) for (const w of b.waiters) w.reject(err);
+      }
+    }
+    flushing = false;
+  }
+
   return {
     kind: 'table',
-    async hit(key, windowMs) {
-      const now = Date.now();
-      const row = await repo.hit(db, key, windowMs, now);
-      return { current: row.count, ttl: Math.max(0, row.reset_at - now) };
+    hit(key, windowMs) {
+      return new Promise<RateCount>((resolve, reject) => {
+        let entry = pending.get(key);
+        if (!entry) {
+          entry = { windowMs, waiters: [] };
+          pending.set(key, entry);
+        }
+        entry.waiters.push({ resolve, reject });
+        if (!flushing) void flush();
+      });
     },
   };
 }

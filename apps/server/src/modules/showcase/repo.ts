@@ -1,8 +1,8 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { DB, ShowcaseArticlesTable, ShowcaseRolesTable } from '../../db/schema.js';
+import type { DB, ShowcaseArticlesTable, ShowcaseRolesTable, ShowcaseStateTable } from '../../db/schema.js';
 import { contains } from '../../db/text-match.js';
 
-// The showcase's own tables (showcase_articles, showcase_roles, showcase_tokens); every statement
+// The showcase's own tables (showcase_articles, showcase_roles, showcase_tokens, showcase_state); every statement
 // names the company.
 
 export type ArticleRow = Selectable<ShowcaseArticlesTable>;
@@ -283,3 +283,24 @@ export async function pruneTokens(db: Kysely<DB>, companyId: string, before: num
     )
     .execute();
 }
+
+// ---- saved state (the kanban board, the avatar's file id)
+
+export type StateKey = ShowcaseStateTable['key'];
+
+export const findState = async (db: Kysely<DB>, companyId: string, key: StateKey) =>
+  (
+    await db
+      .selectFrom('showcase_state')
+      .select('value')
+      .where('company_id', '=', companyId)
+      .where('key', '=', key)
+      .executeTakeFirst()
+  )?.value ?? null;
+
+export const saveState = (db: Kysely<DB>, companyId: string, key: StateKey, value: string, now: number) =>
+  db
+    .insertInto('showcase_state')
+    .values({ company_id: companyId, key, value, updated_at: now })
+    .onConflict((oc) => oc.columns(['company_id', 'key']).doUpdateSet({ value, updated_at: now }))
+    .execute();

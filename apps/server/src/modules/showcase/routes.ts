@@ -10,8 +10,9 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { z } from 'zod';
 import { isPoolWaitTimeout } from '../../db/index.js';
 import { AppError } from '../../lib/errors.js';
-import type { AuthContext } from '../../lib/http.js';
+import { type AuthContext, NO_STORE } from '../../lib/http.js';
 import { RequestValidationError } from '../../lib/validation.js';
+import { readFileField } from '../files/upload.js';
 import { ShowcaseError, type ShowcaseService } from './service.js';
 
 /** Every showcase address is under this (the template's mock prefix). */
@@ -25,8 +26,6 @@ export interface ShowcaseRouteOptions {
   /** Requests per minute per IP and address (the product's API limit). */
   rateLimitPerMinute: number;
 }
-
-const NO_STORE = 'no-store';
 
 /** How the template's answers read in the OpenAPI document (the product's envelope is described there). */
 const PROTOCOL_NOTE =
@@ -198,6 +197,13 @@ export function registerShowcaseRoutes(
         showcase.updateRole(companyId, params.key, input),
       );
       route(c.roleDelete, ({ params, companyId }) => showcase.deleteRole(companyId, params.key));
+      route(c.upload, async ({ companyId, req }) =>
+        showcase.upload(companyId, await readFileField(req, c.SHOWCASE_UPLOAD_MAX_BYTES)),
+      );
+      route(c.avatar, ({ companyId }) => showcase.avatar(companyId));
+      route(c.avatarUpdate, ({ input, companyId }) => showcase.updateAvatar(companyId, input.fileId));
+      route(c.kanban, ({ companyId }) => showcase.kanban(companyId));
+      route(c.kanbanSave, ({ input, companyId }) => showcase.saveKanban(companyId, input));
     },
     { prefix: SHOWCASE_PREFIX },
   );

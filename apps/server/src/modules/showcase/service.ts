@@ -1,8 +1,10 @@
 import { randomInt } from 'node:crypto';
 import {
+  type KanbanBoard,
   SHOWCASE_CODES,
   type ShowcaseArticle,
   type ShowcaseCodeName,
+  type ShowcaseFile,
   type ShowcaseRole,
   type ShowcaseRoute,
   showcaseCalls,
@@ -12,12 +14,47 @@ import type { z } from 'zod';
 import type { DB } from '../../db/schema.js';
 import { likePattern } from '../../db/text-match.js';
 import { newToken, sha256 } from '../../lib/crypto.js';
+import type { FileService } from '../files/service.js';
+import { isImage, sniffMime } from '../files/sniff.js';
 import * as repo from './repo.js';
 import { sanitizeRichText } from './sanitize.js';
 import { BUILTIN_ROLES, NAME_LIST, SHOWCASE_IDENTITIES, seedArticles, transactionsOf } from './seed-data.js';
 
-const { SHOWCASE_PAGE_SIZE, SHOWCASE_ROLE_KEY_MAX, SHOWCASE_ROLE_KEY_MIN, SHOWCASE_ROUTES, SHOWCASE_USERS } =
-  showcaseCalls;
+const {
+  SHOWCASE_PAGE_SIZE,
+  SHOWCASE_ROLE_KEY_MAX,
+  SHOWCASE_ROLE_KEY_MIN,
+  SHOWCASE_ROUTES,
+  SHOWCASE_UPLOAD_MIMES,
+  SHOWCASE_UPLOADS_KEPT,
+  SHOWCASE_USERS,
+  kanbanBoardSchema,
+} = showcaseCalls;
+
+/** The drag-kanban board of a company that has not saved one. */
+export const DEFAULT_KANBAN: KanbanBoard = {
+  columns: [
+    {
+      key: 'todo',
+      cards: [
+        { id: 'c1', text: '整理本周的接口调用报表' },
+        { id: 'c2', text: '为新子账号配置回调地址' },
+        { id: 'c3', text: '补充消息模板的示例' },
+      ],
+    },
+    {
+      key: 'doing',
+      cards: [
+        { id: 'c4', text: '联调群消息回调' },
+        { id: 'c5', text: '核对套餐续费提醒' },
+      ],
+    },
+    { key: 'done', cards: [{ id: 'c6', text: '完成实名认证' }] },
+  ],
+};
+
+const isUploadMime = (mime: string): mime is ShowcaseFile['mime'] =>
+  (SHOWCASE_UPLOAD_MIMES as readonly string[]).includes(mime);
 
 /** A failure in the template's protocol: one of SHOWCASE_CODES, optionally with a sharper message. */
 export class ShowcaseError extends Error {
@@ -88,7 +125,7 @@ const roleOf = (row: repo.RoleRow): ShowcaseRole => ({
  * touches only that company's rows. The showcase identities and their tokens live here and nowhere
  * else: nothing outside this module reads them.
  */
-export function createShowcaseService(db: Kysely<DB>) {
+export function createShowcaseService(db: Kysely<DB>, files: FileService) {
   /** Companies known to have their showcase data (a cache: the database decides). */
   const seeded = new Set<string>();
 
@@ -119,6 +156,17 @@ export function createShowcaseService(db: Kysely<DB>) {
     }
     if (seeded.size > 10_000) seeded.clear();
     seeded.add(companyId);
+  }
+
+  /** A saved state value, parsed (null when none or unreadable). */
+  async function stateOf(companyId: string, key: repo.StateKey): Promise<unknown> {
+    const value = await repo.findState(db, companyId, key);
+    if (value === null) return null;
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      return null;
+    }
   }
 
   async function article(companyId: string, id: number): Promise<repo.ArticleRow> {
@@ -314,6 +362,51 @@ export function createShowcaseService(db: Kysely<DB>) {
       if (role.builtin === 1)
         throw new ShowcaseError('CONFLICT', '内置角色（admin、editor、visitor）不能删除');
       if (!(await repo.deleteRole(db, companyId, key))) throw new ShowcaseError('NOT_FOUND', '角色不存在');
+      return { status: 'success' as const };
+    },
+
+    /**
+     * An upload (rich text images, the avatar, dropzone): an image or a PDF by its bytes. The
+     * company keeps its newest SHOWCASE_UPLOADS_KEPT; older ones go, except the avatar's.
+     */
+    async upload(companyId: string, file: { fileName: string; data: Buffer }): Promise<ShowcaseFile> {
+      const mime = sniffMime(file.data);
+      if (!isUploadMime(mime))
+        throw new ShowcaseError('BAD_INPUT', '只能上传 png、jpeg、gif、webp 图片或 PDF 文件');
+      const row = await files.save('showcase', { companyId, ...file, mime });
+      const avatarId = await stateOf(companyId, 'avatar');
+      for (const old of await files.beyondNewest('showcase', companyId, SHOWCASE_UPLOADS_KEPT)) {
+        if (old.id !== avatarId) await files.remove(old);
+      }
+      return { id: row.id, url: (await files.link(row)).url, name: row.file_name, size: row.size, mime };
+    },
+
+    /** The company's showcase avatar: a fresh link, or null when none is set (or its file is gone). */
+    async avatar(companyId: string): Promise<{ url: string | null }> {
+      const id = await stateOf(companyId, 'avatar');
+      const row = typeof id === 'string' ? await files.find(id) : undefined;
+      if (row?.kind !== 'showcase' || row.company_id !== companyId) return { url: null };
+      return { url: (await files.link(row)).url };
+    },
+
+    /** Makes one of the company's uploaded images its showcase avatar. */
+    async updateAvatar(companyId: string, fileId: string, now = Date.now()): Promise<{ url: string }> {
+      const row = await files.find(fileId);
+      if (row?.kind !== 'showcase' || row.company_id !== companyId)
+        throw new ShowcaseError('NOT_FOUND', '文件不存在：请先上传图片');
+      if (!isImage(row.mime)) throw new ShowcaseError('BAD_INPUT', '头像须为图片（png、jpeg、gif、webp）');
+      await repo.saveState(db, companyId, 'avatar', JSON.stringify(row.id), now);
+      return { url: (await files.link(row)).url };
+    },
+
+    /** The drag-kanban board: the saved one, or the example board. */
+    async kanban(companyId: string): Promise<KanbanBoard> {
+      const saved = kanbanBoardSchema.safeParse(await stateOf(companyId, 'kanban'));
+      return saved.success ? saved.data : DEFAULT_KANBAN;
+    },
+
+    async saveKanban(companyId: string, board: KanbanBoard, now = Date.now()) {
+      await repo.saveState(db, companyId, 'kanban', JSON.stringify(board), now);
       return { status: 'success' as const };
     },
   };

@@ -18,3 +18,20 @@ export function AccountStatusTag({ status }: { status: 'online' | 'offline' }) {
   const s = ACCOUNT_STATUS_LABELS[status];
   return <Tag color={s.color}>{s.text}</Tag>;
 }
+
+/** The head of an account's card in the phone-width lists: avatar and name, then its status. */
+export function WxAccountCardHead({
+  account,
+}: {
+  account: { avatar?: string | null; nickname: string; status: 'online' | 'offline' };
+}) {
+  return (
+    <div className="list-card-head">
+      <span className="account-cell">
+        <WxAvatar src={account.avatar} name={account.nickname} size={28} />
+        {account.nickname}
+      </span>
+      <AccountStatusTag status={account.status} />
+    </div>
+  );
+}

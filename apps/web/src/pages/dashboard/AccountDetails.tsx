@@ -9,7 +9,7 @@ import { call } from '../../api/client';
 import { Card } from '../../components/Card';
 import { PagedList } from '../../components/PagedList';
 import { messagingKeys } from '../../features/messaging/queries';
-import { AccountStatusTag, WxAvatar } from '../../features/messaging/widgets';
+import { AccountStatusTag, WxAccountCardHead, WxAvatar } from '../../features/messaging/widgets';
 import { useReadOnly } from '../../stores/support-view';
 import { formatTime } from '../../utils/time';
 
@@ -113,13 +113,7 @@ export default function AccountDetails() {
         onPage={changePage}
         card={(a) => (
           <>
-            <div className="list-card-head">
-              <span className="account-cell">
-                <WxAvatar src={a.avatar} name={a.nickname} size={28} />
-                {a.nickname}
-              </span>
-              <AccountStatusTag status={a.status} />
-            </div>
+            <WxAccountCardHead account={a} />
             <dl>
               <dt>wxid</dt>
               <dd>{a.wxid}</dd>

@@ -25,7 +25,7 @@ import { useApiAccounts } from '../../features/commerce/queries';
 import { QrLoginDialog } from '../../features/messaging/QrLoginDialog';
 import { messagingKeys } from '../../features/messaging/queries';
 import { useLiveEvents } from '../../features/messaging/useLive';
-import { AccountStatusTag, LiveBadge, WxAvatar } from '../../features/messaging/widgets';
+import { AccountStatusTag, LiveBadge, WxAccountCardHead, WxAvatar } from '../../features/messaging/widgets';
 import { useReadOnly } from '../../stores/support-view';
 import { formatTime, relativeTime } from '../../utils/time';
 import { MessagesPanel } from './MessagesPanel';
@@ -335,13 +335,7 @@ function AccountsTab({
         }
         card={(a) => (
           <div data-testid="wx-card">
-            <div className="list-card-head">
-              <span className="account-cell">
-                <WxAvatar src={a.avatar} name={a.nickname} size={28} />
-                {a.nickname}
-              </span>
-              <AccountStatusTag status={a.status} />
-            </div>
+            <WxAccountCardHead account={a} />
             <dl>
               <dt>wxid</dt>
               <dd>{a.wxid}</dd>

@@ -9,10 +9,10 @@ import {
   UndoOutlined,
   UnorderedListOutlined,
 } from '@ant-design/icons';
-import { EditorContent, useEditor, useEditorState } from '@tiptap/react';
+import { EditorContent, useEditor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
-import { Button, Tooltip } from 'antd';
 import { type ReactNode, useEffect } from 'react';
+import { EditorTool, toolText, useToolbarState } from './EditorTool';
 
 /**
  * The article's rich-text editor: Tiptap (MIT, self-hosted, in this lazy chunk only) with its
@@ -71,27 +71,7 @@ export default function RichTextEditor({
       editor.commands.setContent(value, { emitUpdate: false });
   }, [editor, value]);
 
-  const state = useEditorState({
-    editor,
-    selector: ({ editor: e }) =>
-      e && !e.isDestroyed
-        ? {
-            bold: e.isActive('bold'),
-            italic: e.isActive('italic'),
-            underline: e.isActive('underline'),
-            strike: e.isActive('strike'),
-            h2: e.isActive('heading', { level: 2 }),
-            h3: e.isActive('heading', { level: 3 }),
-            bullet: e.isActive('bulletList'),
-            ordered: e.isActive('orderedList'),
-            quote: e.isActive('blockquote'),
-            code: e.isActive('codeBlock'),
-            link: e.isActive('link'),
-            undo: e.can().undo(),
-            redo: e.can().redo(),
-          }
-        : null,
-  });
+  const state = useToolbarState(editor);
 
   if (!editor || editor.isDestroyed) return null;
   const chain = () => editor.chain().focus();
@@ -102,22 +82,8 @@ export default function RichTextEditor({
     active: boolean | undefined,
     run: () => void,
     disabled = false,
-  ) => (
-    <Tooltip title={tip} key={key}>
-      <Button
-        type="text"
-        size="small"
-        icon={icon}
-        aria-label={tip}
-        aria-pressed={active ?? false}
-        className={active ? 'is-active' : undefined}
-        disabled={disabled}
-        onMouseDown={(e) => e.preventDefault()}
-        onClick={run}
-      />
-    </Tooltip>
-  );
-  const text = (t: string) => <span className="rte-text-icon">{t}</span>;
+  ) => <EditorTool key={key} tip={tip} icon={icon} active={active} disabled={disabled} onRun={run} />;
+  const text = toolText;
 
   const setLink = () => {
     if (state?.link) {
@@ -144,7 +110,7 @@ export default function RichTextEditor({
           chain().toggleOrderedList().run(),
         )}
         {tool('q', '引用', text('❝'), state?.quote, () => chain().toggleBlockquote().run())}
-        {tool('code', '代码块', text('</>'), state?.code, () => chain().toggleCodeBlock().run())}
+        {tool('code', '代码块', text('</>'), state?.codeBlock, () => chain().toggleCodeBlock().run())}
         {tool('link', state?.link ? '取消链接' : '插入链接', <LinkOutlined />, state?.link, setLink)}
         {tool('undo', '撤销', <UndoOutlined />, false, () => chain().undo().run(), !state?.undo)}
         {tool('redo', '重做', <RedoOutlined />, false, () => chain().redo().run(), !state?.redo)}

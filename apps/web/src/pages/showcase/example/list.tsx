@@ -2,14 +2,14 @@ import { DownloadOutlined, PlusOutlined, SearchOutlined } from '@ant-design/icon
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ShowcaseArticle } from '@wxc/contract/calls/showcase';
 import * as calls from '@wxc/contract/calls/showcase';
-import { Button, Empty, Input, Rate, Select, type TableColumnsType, Tag, Tooltip } from 'antd';
+import { Button, Empty, Input, Rate, Select, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { showcaseCall } from '../../../api/showcase';
 import { Card } from '../../../components/Card';
 import { ListView } from '../../../components/PagedList';
 import { PageHeader } from '../../../components/PageHeader';
 import { QueryState } from '../../../components/QueryState';
-import { showcaseCall } from '../api';
 import {
   type ArticleFilters,
   type ArticleType,
@@ -77,11 +77,9 @@ export default function ArticleList() {
         subtitle="本公司的示例文章：按重要性、类型、标题筛选，按 ID 排序，每页 20 条"
         extra={
           <>
-            <Tooltip title="第二部分提供">
-              <Button icon={<DownloadOutlined />} disabled>
-                导出 Excel
-              </Button>
-            </Tooltip>
+            <Button icon={<DownloadOutlined />} onClick={() => navigate('/excel/export-excel')}>
+              导出 Excel
+            </Button>
             <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('/example/create')}>
               新建文章
             </Button>

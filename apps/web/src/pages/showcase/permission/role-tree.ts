@@ -1,4 +1,5 @@
 import type { ShowcaseRoute } from '@wxc/contract/calls/showcase';
+import { isExternal } from '../../../app/showcase-table';
 
 /**
  * A role's routes ↔ the checkbox tree of the role page (the template's views/permission/role.vue):
@@ -11,8 +12,6 @@ export interface RouteTreeNode {
   title: string;
   children?: RouteTreeNode[];
 }
-
-const isExternal = (p: string) => /^https?:\/\//i.test(p);
 
 /** A child's full path under its parent's (`/example` + `list` → `/example/list`). */
 export function resolvePath(base: string, path: string): string {

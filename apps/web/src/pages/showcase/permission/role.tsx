@@ -4,6 +4,7 @@ import type { ShowcaseRole as RoleRow, ShowcaseRoute } from '@wxc/contract/calls
 import * as calls from '@wxc/contract/calls/showcase';
 import { Button, Empty, Form, Input, type TableColumnsType, Tag, Tooltip, Tree } from 'antd';
 import { useMemo, useState } from 'react';
+import { showcaseCall } from '../../../api/showcase';
 import { type ShowcaseNode, showcaseTree } from '../../../app/showcase-routes';
 import { Card } from '../../../components/Card';
 import { useFeedback } from '../../../components/feedback';
@@ -11,7 +12,6 @@ import { ModalForm } from '../../../components/ModalForm';
 import { ListView } from '../../../components/PagedList';
 import { PageHeader } from '../../../components/PageHeader';
 import { QueryState } from '../../../components/QueryState';
-import { showcaseCall } from '../api';
 import { checkedKeysFor, type RouteTreeNode, routesFromChecked, toTreeData } from './role-tree';
 import '../showcase.css';
 import './permission.css';

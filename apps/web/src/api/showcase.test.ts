@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fillPath, toProductEnvelope } from './api';
+import { fillPath, toProductEnvelope } from './showcase';
 
 describe('showcase client', () => {
   it("translates the template's envelope to the product's", () => {

@@ -1,8 +1,15 @@
 import type { CallDef } from '@wxc/contract/call';
-import type { ShowcaseCallDef, ShowcaseRequest, ShowcaseResponse } from '@wxc/contract/calls/showcase';
+import {
+  type ShowcaseCallDef,
+  type ShowcaseFile,
+  type ShowcaseRequest,
+  type ShowcaseResponse,
+  upload as showcaseUpload,
+} from '@wxc/contract/calls/showcase';
 import { OK_CODE } from '@wxc/contract/errors';
-import { call } from '../../api/client';
-import type { CallOptions } from '../../api/request';
+import { call } from './client';
+import type { CallOptions } from './request';
+import { type OnProgress, xhrFetch } from './upload';
 
 /**
  * The showcase's client: `showcaseCall(def, input, params)` with a call of
@@ -35,31 +42,50 @@ export function fillPath(path: string, params: Record<string, string> | undefine
   });
 }
 
-/** fetch, then the envelope translated; a DELETE sends its (empty) input in no body. */
-const transport: typeof fetch = async (input, init) => {
-  const sent = { ...init };
-  if (sent.method === 'DELETE') {
-    delete sent.body;
-    const headers = { ...(sent.headers as Record<string, string>) };
-    delete headers['Content-Type'];
-    sent.headers = headers;
-  }
-  const response = await fetch(input, sent);
-  const body: unknown = await response.json().catch(() => undefined);
-  return new Response(body === undefined ? 'null' : JSON.stringify(toProductEnvelope(body)), {
-    status: response.status,
-    headers: { 'Content-Type': 'application/json' },
-  });
-};
+/** `base` (fetch by default), then the envelope translated; a DELETE sends its (empty) input in no body. */
+const translated =
+  (base: typeof fetch = (i, init) => fetch(i, init)): typeof fetch =>
+  async (input, init) => {
+    const sent = { ...init };
+    if (sent.method === 'DELETE') {
+      delete sent.body;
+      const headers = { ...(sent.headers as Record<string, string>) };
+      delete headers['Content-Type'];
+      sent.headers = headers;
+    }
+    const response = await base(input, sent);
+    const body: unknown = await response.json().catch(() => undefined);
+    return new Response(body === undefined ? 'null' : JSON.stringify(toProductEnvelope(body)), {
+      status: response.status,
+      headers: { 'Content-Type': 'application/json' },
+    });
+  };
 
 export function showcaseCall<C extends ShowcaseCallDef>(
   def: C,
   input: ShowcaseRequest<C>,
-  options: Omit<CallOptions, 'transport'> & { params?: Record<string, string> } = {},
+  options: Omit<CallOptions, 'transport'> & { params?: Record<string, string>; via?: typeof fetch } = {},
 ): Promise<ShowcaseResponse<C>> {
-  const { params, ...rest } = options;
+  const { params, via, ...rest } = options;
   // The requester sends GET input as the query and anything else as a JSON body, as the showcase
   // routes read it (DELETE: the query, which is empty for the one DELETE there is).
   const product = { ...def, path: fillPath(def.path, params) } as unknown as CallDef;
-  return call(product, input as never, { ...rest, transport }) as Promise<ShowcaseResponse<C>>;
+  return call(product, input as never, { ...rest, transport: translated(via) }) as Promise<
+    ShowcaseResponse<C>
+  >;
+}
+
+/**
+ * POST /vue-element-admin/upload with the file in the field `file` (image or PDF, ≤ 5 MB, checked
+ * by the service from the bytes), reporting progress; answers the stored file and its signed link.
+ */
+export function uploadShowcaseFile(
+  file: Blob,
+  name: string,
+  onProgress: OnProgress = () => {},
+  options: Omit<CallOptions, 'transport'> = {},
+): Promise<ShowcaseFile> {
+  const form = new FormData();
+  form.append('file', file, name);
+  return showcaseCall(showcaseUpload, {}, { ...options, via: xhrFetch(form, onProgress) });
 }
