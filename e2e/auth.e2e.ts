@@ -7,6 +7,7 @@ import {
   apiLogin,
   CAPTCHA,
   type Company,
+  chooseFromAvatarMenu,
   onPage,
   openPage,
   see,
@@ -128,8 +129,7 @@ describe('sign-in screen', () => {
     const { page } = t;
     await page.goto('/accountList/index');
     await onPage(page, '子账号');
-    await page.getByRole('button', { name: '用户菜单' }).click();
-    await page.getByRole('menuitem', { name: '退出登录' }).click();
+    await chooseFromAvatarMenu(page, '退出登录');
     await page.waitForURL('**/login');
     expect((await t.context.cookies()).find((c) => c.name === TOKEN_COOKIE)).toBeUndefined();
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);

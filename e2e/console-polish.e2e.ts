@@ -15,6 +15,7 @@ import { palette, parseHex } from '../apps/web/src/utils/theme';
 import {
   ADMIN,
   apiLogin,
+  chooseFromAvatarMenu,
   DESKTOP,
   gone,
   loginMessagingAccount,
@@ -249,8 +250,7 @@ describe('settings entry', () => {
     await settle(page);
     expect(await page.getByRole('button', { name: '系统布局设置' }).count()).toBe(0);
     await screenshot(page, 'polish-dashboard-375', false);
-    await page.getByRole('button', { name: '用户菜单' }).click();
-    await page.getByRole('menuitem', { name: '布局设置' }).click();
+    await chooseFromAvatarMenu(page, '布局设置');
     const drawer = page.locator('.settings-drawer');
     await see(drawer);
     await see(drawer.getByRole('switch', { name: '显示标签页' }));

@@ -463,7 +463,12 @@ export async function settle(page: Page, pauseMs = 350): Promise<void> {
   await page.waitForLoadState('load');
   await page
     .waitForFunction(
-      () => !document.querySelector('.ant-spin-spinning, .ant-skeleton-active, .boot-spinner'),
+      // A section that waits to be scrolled near (.when-near, data-near="false") keeps its skeleton
+      // for good: that is the page at rest, not loading.
+      () =>
+        !Array.from(
+          document.querySelectorAll('.ant-spin-spinning, .ant-skeleton-active, .boot-spinner'),
+        ).some((el) => !el.closest('.when-near[data-near="false"]')),
       null,
       { timeout: 5000 },
     )
@@ -504,6 +509,21 @@ export async function see(locator: Locator, timeout?: number): Promise<void> {
     .filter({ visible: true })
     .first()
     .waitFor({ state: 'visible', ...(timeout ? { timeout } : {}) });
+}
+
+/**
+ * Opens the avatar menu and picks `item`. Waits until the menu has finished sliding in (a click while
+ * it moves can land beside the item) and until it has closed again, which proves the item took the
+ * click.
+ */
+export async function chooseFromAvatarMenu(page: Page, item: string): Promise<void> {
+  await page.getByRole('button', { name: '用户菜单' }).click();
+  const menu = page.locator('.ant-dropdown').filter({ has: page.getByRole('menuitem', { name: item }) });
+  await menu
+    .and(page.locator(':not([class*="-appear"]):not([class*="-enter"])'))
+    .waitFor({ state: 'visible' });
+  await menu.getByRole('menuitem', { name: item }).click();
+  await gone(menu.and(page.locator(':not(.ant-dropdown-hidden)')));
 }
 
 /** Waits until no element matches (or all are hidden). */

@@ -4,6 +4,7 @@
  */
 import { describe, it } from 'vitest';
 import {
+  chooseFromAvatarMenu,
   DESKTOP,
   MOBILE,
   noPageOverflow,
@@ -89,8 +90,7 @@ describe('screenshots', () => {
       await onPage(page, '用户中心');
       // Phones open the settings from the avatar menu (no edge tab over the content).
       if (viewport.width < 992) {
-        await page.getByRole('button', { name: '用户菜单' }).click();
-        await page.getByRole('menuitem', { name: '布局设置' }).click();
+        await chooseFromAvatarMenu(page, '布局设置');
       } else {
         await page.getByRole('button', { name: '系统布局设置' }).click();
       }

@@ -1,6 +1,16 @@
 import * as authCalls from '@wxc/contract/calls/auth';
 import { describe, expect, it } from 'vitest';
-import { apiLogin, CAPTCHA, gone, openPage, see, seedCompany, uniquePhone, useSuite } from './harness';
+import {
+  apiLogin,
+  CAPTCHA,
+  chooseFromAvatarMenu,
+  gone,
+  openPage,
+  see,
+  seedCompany,
+  uniquePhone,
+  useSuite,
+} from './harness';
 
 const suite = useSuite();
 
@@ -10,8 +20,7 @@ describe('user console pages', () => {
     const t = await openPage(suite.browser, suite.server, { token: company.token });
     const { page } = t;
     await page.goto('/dashboard');
-    await page.getByRole('button', { name: '用户菜单' }).click();
-    await page.getByRole('menuitem', { name: '控制台' }).click();
+    await chooseFromAvatarMenu(page, '控制台');
     await page.waitForURL('**/userInfo/index');
     await expect.poll(() => page.getByTestId('company-name').textContent()).toBe(company.companyName);
     await expect.poll(() => page.locator('.app-breadcrumb').textContent()).toMatch(/首页\s*\/\s*控制台/);
