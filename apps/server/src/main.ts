@@ -23,6 +23,7 @@ async function main() {
     databaseUrl: config.databaseUrl,
     poolSize: config.databasePoolSize,
     sqliteFile: path.join(config.dataDir, 'app.sqlite'),
+    warn: (message) => rootLogger(config).warn(message),
   });
   let report: SeedReport | undefined;
   if (!cluster.isWorker) {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
+import { startCheckpointer } from './checkpointer.js';
 import { migrations } from './migrations/index.js';
 import type { DB } from './schema.js';
 
@@ -31,6 +32,8 @@ export interface OpenOptions {
   poolSize?: number;
   /** How long a query waits for a free connection (default POOL_WAIT_MS; tests shorten it). */
   poolWaitMs?: number;
+  /** Where a problem of the SQLite checkpoint thread is reported (default: a process warning). */
+  warn?: (message: string) => void;
 }
 
 /**
@@ -67,12 +70,19 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
+  const checkpointer =
+    file === ':memory:'
+      ? null
+      : startCheckpointer(sqlite, file, opts.warn ?? ((m) => process.emitWarning(m, 'SQLiteCheckpoint')));
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return {
     db,
     dialect: 'sqlite',
     ping: async () => void (await sql`select 1`.execute(db)),
-    close: () => db.destroy(),
+    close: async () => {
+      await checkpointer?.stop();
+      await db.destroy();
+    },
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely } from 'kysely';
+import { type Insertable, type Kysely, PostgresAdapter } from 'kysely';
 import type { CallbackEventRow, CallbackEventsTable, DB } from '../../db/schema.js';
 import { newId } from '../../lib/crypto.js';
 
@@ -62,6 +62,10 @@ export const attemptsOf = (db: Kysely<DB>, eventId: string) =>
  * Claims up to `limit` due events for this worker in one statement: the due candidates are taken by
  * a conditional UPDATE (still pending, still due, not locked) that only one process can win, so an
  * attempt is never made twice; `locked_until` doubles as the claim token. Oldest due first.
+ *
+ * On SQLite the outer update goes by primary key alone: a statement there runs start to end under
+ * the one write lock, so the subquery's conditions still hold, and repeating them made the planner
+ * walk the whole due index (every pending event of a backlog) for each claim.
  */
 export async function claimDue(
   db: Kysely<DB>,
@@ -69,7 +73,7 @@ export async function claimDue(
   limit: number,
   lockUntil: number,
 ): Promise<CallbackEventRow[]> {
-  const rows = await db
+  let update = db
     .updateTable('callback_events')
     .set({ locked_until: lockUntil })
     .where('id', 'in', (eb) =>
@@ -81,12 +85,15 @@ export async function claimDue(
         .where('locked_until', '<', now)
         .orderBy('next_attempt_at')
         .limit(limit),
-    )
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', now)
-    .where('locked_until', '<', now)
-    .returningAll()
-    .execute();
+    );
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    // Another process may have claimed a candidate between the subquery's read and this row's lock.
+    update = update
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<=', now)
+      .where('locked_until', '<', now);
+  }
+  const rows = await update.returningAll().execute();
   return rows.sort(
     (a, b) => (a.next_attempt_at ?? 0) - (b.next_attempt_at ?? 0) || a.created_at - b.created_at,
   );
