@@ -10,6 +10,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Agent, request } from 'undici';
 import type { ApiAccountRow, CallbackEventRow, DB } from '../../db/schema.js';
+import { createBatcher } from '../../lib/batcher.js';
 import { newId } from '../../lib/crypto.js';
 import { AppError } from '../../lib/errors.js';
 import type { ApiCaller } from '../../lib/http.js';
@@ -181,31 +182,57 @@ export function createCallbackService(deps: CallbackServiceDeps) {
   const publish = (row: { company_id: string; id: string }, status: CallbackEventRow['status']) =>
     bus.publish({ kind: 'callback', companyId: row.company_id, eventId: row.id, status });
 
-  /** Attempts a claimed event once and settles it: delivered, retry later, or failed. */
-  async function deliverClaimed(event: CallbackEventRow): Promise<void> {
+  type Settled = CallbackEventRow['status'] | null;
+  interface Attempted {
+    event: CallbackEventRow;
+    accountKnown: boolean;
+    outcome: Outcome;
+  }
+
+  /** Writes one attempt's outcome: delivered, retry later, or failed; null when the claim was lost. */
+  async function settleAttempt(
+    trx: Kysely<DB>,
+    { event, accountKnown, outcome }: Attempted,
+  ): Promise<Settled> {
     const token = event.locked_until;
+    const now = Date.now();
+    if (isOk(outcome)) {
+      // The common case in one update: counted, logged and settled.
+      if ((await repo.recordDelivered(trx, event.id, token, outcome, now)) !== null) return 'delivered';
+      await repo.recordAttempt(trx, event.id, outcome);
+      return null;
+    }
+    await repo.recordAttempt(trx, event.id, outcome);
+    // Failures in a row; modulo the budget, so a replay of a failed event gets a fresh schedule.
+    const step = (await repo.trailingFailures(trx, event.id)) % maxAttempts;
+    const giveUp = step === 0 || !accountKnown;
+    const won = await repo.settle(trx, event.id, token, {
+      status: giveUp ? 'failed' : 'pending',
+      next_attempt_at: giveUp ? null : now + (delays[step - 1] ?? 0),
+    });
+    return won ? (giveUp ? 'failed' : 'pending') : null;
+  }
+
+  /**
+   * Attempts that end while others are being written are settled together, in one transaction: one
+   * commit for a burst rather than one per event. (The events are claimed by this process, so no
+   * other writer touches them.)
+   */
+  const settler = createBatcher((attempts: Attempted[]) =>
+    db.transaction().execute(async (trx) => {
+      const settled: Settled[] = [];
+      for (const a of attempts) settled.push(await settleAttempt(trx, a));
+      return settled;
+    }),
+  );
+
+  /** Attempts a claimed event once and settles it. */
+  async function deliverClaimed(event: CallbackEventRow): Promise<void> {
     const account = await subAccounts.subAccount(event.company_id, event.api_account_id);
     const outcome = account
       ? await post(event.url, event.id, event.payload, account.secret_hash)
       : { statusCode: null, error: '子账号不存在', durationMs: 0, at: Date.now() };
-    const status = await db.transaction().execute(async (trx) => {
-      const now = Date.now();
-      if (isOk(outcome)) {
-        // The common case in one update: counted, logged and settled.
-        if ((await repo.recordDelivered(trx, event.id, token, outcome, now)) !== null) return 'delivered';
-        await repo.recordAttempt(trx, event.id, outcome);
-        return null;
-      }
-      await repo.recordAttempt(trx, event.id, outcome);
-      // Failures in a row; modulo the budget, so a replay of a failed event gets a fresh schedule.
-      const step = (await repo.trailingFailures(trx, event.id)) % maxAttempts;
-      const giveUp = step === 0 || !account;
-      const won = await repo.settle(trx, event.id, token, {
-        status: giveUp ? 'failed' : 'pending',
-        next_attempt_at: giveUp ? null : now + (delays[step - 1] ?? 0),
-      });
-      return won ? (giveUp ? 'failed' : 'pending') : null;
-    });
+    const status = await settler.add({ event, accountKnown: Boolean(account), outcome });
     if (status) publish(event, status);
     if (status === 'failed') log.warn({ eventId: event.id, error: outcome.error }, 'callback given up');
   }

@@ -1,0 +1,36 @@
+/**
+ * Groups work that arrives while earlier work is on its way: the first item runs at once, and the
+ * items added while a run is under way go together in the next run (at most `maxBatch` per run).
+ * Used where each run is one database transaction, so a burst costs one commit instead of one per
+ * item, and a lone item waits for nothing. A run that throws rejects the promises of all its items.
+ */
+export function createBatcher<T, R>(run: (items: T[]) => Promise<R[]>, maxBatch = 100) {
+  let queue: Array<{ item: T; resolve(r: R): void; reject(err: unknown): void }> = [];
+  let running = false;
+
+  async function drain() {
+    running = true;
+    while (queue.length > 0) {
+      const batch = queue.slice(0, maxBatch);
+      queue = queue.slice(batch.length);
+      try {
+        const results = await run(batch.map((b) => b.item));
+        batch.forEach((b, i) => {
+          b.resolve(results[i] as R);
+        });
+      } catch (err) {
+        for (const b of batch) b.reject(err);
+      }
+    }
+    running = false;
+  }
+
+  return {
+    add(item: T): Promise<R> {
+      return new Promise<R>((resolve, reject) => {
+        queue.push({ item, resolve, reject });
+        if (!running) void drain();
+      });
+    },
+  };
+}
