@@ -17,6 +17,7 @@ import {
   ADMIN,
   apiLogin,
   buyAndPay,
+  clickFor,
   gone,
   launchBrowser,
   MOBILE,
@@ -126,9 +127,10 @@ describe('开始使用', () => {
     );
     await open.getByLabel('子账号名称').fill('客服系统');
     await open.getByRole('button', { name: /创\s*建/ }).click();
-    await dialog(page, '请保存密钥').getByRole('button', { name: '我已保存' }).click();
     // Not copied: it asks first.
-    await page.locator('.ant-modal-confirm').getByRole('button', { name: '确定关闭' }).click();
+    const confirm = page.locator('.ant-modal-confirm');
+    await clickFor(dialog(page, '请保存密钥').getByRole('button', { name: '我已保存' }), confirm);
+    await confirm.getByRole('button', { name: '确定关闭' }).click();
     await gone(page.getByRole('dialog'));
     await expect
       .poll(() =>

@@ -526,6 +526,24 @@ export async function chooseFromAvatarMenu(page: Page, item: string): Promise<vo
   await gone(menu.and(page.locator(':not(.ant-dropdown-hidden)')));
 }
 
+/**
+ * Clicks `target` and waits for `effect` to show. A click that lands while a dialog is still
+ * opening can go nowhere on a loaded machine; then the target is clicked again (at most `tries`
+ * times), unless the effect has shown meanwhile.
+ */
+export async function clickFor(target: Locator, effect: Locator, tries = 3): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    if (await effect.isVisible()) return;
+    await target.click({ timeout: 10_000 });
+    try {
+      await see(effect, 5_000);
+      return;
+    } catch (err) {
+      if (attempt >= tries) throw err;
+    }
+  }
+}
+
 /** Waits until no element matches (or all are hidden). */
 export async function gone(locator: Locator, timeout?: number): Promise<void> {
   await locator.first().waitFor({ state: 'hidden', ...(timeout ? { timeout } : {}) });

@@ -184,12 +184,14 @@ describe.skipIf(!PG_URL)('WORKERS=2: two processes on one port', () => {
         Array.from({ length: 10 }, () => server.api(authCalls.refreshLoginInfo, {}, company.token)),
       );
       expect(reads.map((r) => r.code)).toEqual(Array(10).fill('200'));
-      const served = new Set(
-        server.log
-          .filter((l) => l.includes('"request completed"'))
-          .map((l) => (JSON.parse(l) as { pid: number }).pid),
-      );
-      expect(served.size).toBe(2);
+      // A worker logs "request completed" after its answer is on its way: wait for the lines.
+      const served = () =>
+        new Set(
+          server.log
+            .filter((l) => l.includes('"request completed"'))
+            .map((l) => (JSON.parse(l) as { pid: number }).pid),
+        ).size;
+      await expect.poll(served).toBe(2);
 
       const [lost] = childPids(server.pid);
       process.kill(lost!, 'SIGKILL');
