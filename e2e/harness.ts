@@ -417,6 +417,9 @@ export async function openPage(
     viewport: options.viewport ?? DESKTOP,
     locale: 'zh-CN',
     timezoneId: 'Asia/Shanghai',
+    // antd then opens dialogs, menus and drawers without animating them (utils/theme.ts): on a
+    // loaded machine a click on a dialog still zooming in could land on its mask and go nowhere.
+    reducedMotion: 'reduce',
     baseURL: server.baseUrl,
     extraHTTPHeaders: { 'X-Forwarded-For': fakeClientIp() },
   });

@@ -121,10 +121,18 @@ export function themeVars(theme: string): Record<string, string> {
 }
 
 /** antd's theme from the same colour. */
+/**
+ * Whoever asked their system for less motion gets none from antd (its zooming dialogs, sliding menus
+ * and drawers): they appear and go at once.
+ */
+const reducedMotion =
+  typeof window !== 'undefined' && Boolean(window.matchMedia?.('(prefers-reduced-motion: reduce)').matches);
+
 export function themeConfig(theme: string): ThemeConfig {
   const p = palette(theme);
   return {
     token: {
+      motion: !reducedMotion,
       colorPrimary: p.primary,
       colorInfo: p.primary,
       colorLink: p.primary,
