@@ -120,7 +120,6 @@ export function themeVars(theme: string): Record<string, string> {
   };
 }
 
-/** antd's theme from the same colour. */
 /**
  * Whoever asked their system for less motion gets none from antd (its zooming dialogs, sliding menus
  * and drawers): they appear and go at once.
@@ -128,6 +127,7 @@ export function themeVars(theme: string): Record<string, string> {
 const reducedMotion =
   typeof window !== 'undefined' && Boolean(window.matchMedia?.('(prefers-reduced-motion: reduce)').matches);
 
+/** antd's theme from the same colour. */
 export function themeConfig(theme: string): ThemeConfig {
   const p = palette(theme);
   return {
