@@ -29,12 +29,12 @@ import {
   CALLBACK_SIGNATURE_HEADER,
   CALLBACK_TIMESTAMP_HEADER,
 } from '@wxc/contract/constants';
-import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   freshPostgresDatabase,
   loginMessagingAccount,
+  openSqliteFile,
   PG_URL,
   payingCompany,
   seedCompany,
@@ -73,7 +73,7 @@ const DATABASES: Array<{ name: string; available: boolean; open(): Promise<Store
       return {
         env: { DATA_DIR: dir },
         async readRows<T>(sql: string, params: unknown[] = []) {
-          const db = new Database(file, { readonly: true, fileMustExist: true });
+          const db = openSqliteFile(file, { readonly: true });
           try {
             return db.prepare(sql).all(...params) as T[];
           } finally {

@@ -18,10 +18,11 @@ import * as orderCalls from '@wxc/contract/calls/orders';
 import * as packageCalls from '@wxc/contract/calls/packages';
 import * as simCalls from '@wxc/contract/calls/sim';
 import { TOKEN_COOKIE } from '@wxc/contract/constants';
-import Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
+import { loadSqliteDriver } from '../apps/server/src/db/driver.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const ARTIFACTS = path.join(ROOT, 'e2e', 'artifacts');
@@ -489,12 +490,18 @@ export async function noPageOverflow(page: Page, what = 'the page scrolls sidewa
   expect(scrollWidth, what).toBeLessThanOrEqual(innerWidth);
 }
 
+/** An embedded server's SQLite file, opened with the driver this Node.js can run (db/driver.ts). */
+export function openSqliteFile(file: string, options: { readonly?: boolean } = {}): BetterSqlite3.Database {
+  const Sqlite = loadSqliteDriver();
+  return new Sqlite(file, { fileMustExist: true, readonly: options.readonly ?? false });
+}
+
 /**
  * Moves a phone's SMS codes `ms` into the past in an embedded (SQLite) server's database, as if that
  * time had passed: the 60 s resend rule is then behind it, without waiting a minute in the test.
  */
 export function ageSmsCodes(server: TestServer, phone: string, ms: number): void {
-  const db = new Database(path.join(server.dataDir, 'app.sqlite'), { fileMustExist: true });
+  const db = openSqliteFile(path.join(server.dataDir, 'app.sqlite'));
   try {
     db.pragma('busy_timeout = 5000');
     db.prepare('UPDATE sms_codes SET created_at = created_at - ? WHERE phone = ?').run(ms, phone);

@@ -13,7 +13,6 @@ import * as apiAccountCalls from '@wxc/contract/calls/api-accounts';
 import * as authCalls from '@wxc/contract/calls/auth';
 import * as messagingCalls from '@wxc/contract/calls/messaging';
 import { SUPPORT_VIEW_HEADER } from '@wxc/contract/constants';
-import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -28,6 +27,7 @@ import {
   noPageOverflow,
   onPage,
   openPage,
+  openSqliteFile,
   payingCompany,
   screenshot,
   see,
@@ -92,10 +92,7 @@ function recordApi(t: TestPage) {
 }
 
 function auditedReads(companyId: string): string[] {
-  const db = new Database(path.join(suite.server.dataDir, 'app.sqlite'), {
-    readonly: true,
-    fileMustExist: true,
-  });
+  const db = openSqliteFile(path.join(suite.server.dataDir, 'app.sqlite'), { readonly: true });
   try {
     const rows = db.prepare(`SELECT detail FROM audit_log WHERE action = 'support.view'`).all() as Array<{
       detail: string;

@@ -2,13 +2,21 @@
 // `npm test`: lint, module boundaries, typecheck, unit tests, API tests (SQLite, plus PostgreSQL when
 // TEST_DATABASE_URL is set), then the production build and browser tests (when Chromium is found).
 // Says plainly what it skipped and why; under CI=true nothing may be skipped. Ends with one line
-// "N passed, N failed".
+// "N passed, N failed" (also written as JSON to TEST_TOTALS_FILE when set, for .ci/run's total).
+// `--only unit,api` runs just those vitest projects (CI's second Node.js line).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 const CI = process.env.CI === 'true';
+const onlyArg = process.argv.indexOf('--only');
+const only = onlyArg === -1 ? null : new Set(process.argv[onlyArg + 1]?.split(',') ?? []);
+const PROJECTS = ['unit', 'api', 'e2e'];
+if (only && (only.size === 0 || [...only].some((p) => !PROJECTS.includes(p)))) {
+  console.error(`--only takes a comma-separated list of: ${PROJECTS.join(', ')}`);
+  process.exit(2);
+}
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const reportDir = mkdtempSync(path.join(os.tmpdir(), 'wxc-test-'));
 const totals = { passed: 0, failed: 0, skipped: 0 };
@@ -52,34 +60,46 @@ function vitest(project, env = {}) {
   return ok;
 }
 
-let ok = run('lint', 'npx', ['biome', 'check', '.']);
-// Module boundaries of the server (one owner per table, SQL in repos, no module cycles, literal call paths).
-ok = run('boundaries', 'node', ['scripts/check-boundaries.mjs']) && ok;
-ok = run('typecheck', 'npm', ['run', '--silent', 'typecheck']) && ok;
-ok = vitest('unit') && ok;
-
-if (!process.env.TEST_DATABASE_URL) {
-  const why = 'TEST_DATABASE_URL is not set, so the API tests ran on SQLite only';
-  if (CI) {
-    console.error(`\n✗ ${why}; CI requires PostgreSQL too`);
-    ok = false;
-  } else skipped.push(why);
+const wants = (project) => !only || only.has(project);
+// A deliberate subset (--only) lists what it left out; only the full run must leave out nothing under CI.
+const strict = CI && !only;
+let ok = true;
+if (only)
+  skipped.push(`only ${[...only].join(', ')} asked for (--only): no lint, typecheck or other projects`);
+else {
+  ok = run('lint', 'npx', ['biome', 'check', '.']) && ok;
+  // Module boundaries of the server (one owner per table, SQL in repos, no module cycles, literal call paths).
+  ok = run('boundaries', 'node', ['scripts/check-boundaries.mjs']) && ok;
+  ok = run('typecheck', 'npm', ['run', '--silent', 'typecheck']) && ok;
 }
-if (!process.env.TEST_REDIS_URL) {
-  // apps/server/test/rate-limits.test.ts itself fails under CI without it.
-  skipped.push('TEST_REDIS_URL is not set, so the Redis rate limit store was not tested');
-}
-ok = vitest('api') && ok;
+if (wants('unit')) ok = vitest('unit') && ok;
 
-if (existsSync(chromium)) {
-  ok = run('production build', 'npm', ['run', '--silent', 'build']) && ok;
-  ok = vitest('e2e', { CHROMIUM_PATH: chromium }) && ok;
-} else {
-  const why = `browser tests: Chromium not found at ${chromium} (apt-get install -y chromium)`;
-  if (CI) {
-    console.error(`\n✗ ${why}; CI requires them`);
-    ok = false;
-  } else skipped.push(why);
+if (wants('api')) {
+  if (!process.env.TEST_DATABASE_URL) {
+    const why = 'TEST_DATABASE_URL is not set, so the API tests ran on SQLite only';
+    if (strict) {
+      console.error(`\n✗ ${why}; CI requires PostgreSQL too`);
+      ok = false;
+    } else skipped.push(why);
+  }
+  if (!process.env.TEST_REDIS_URL) {
+    // apps/server/test/rate-limits.test.ts itself fails under CI without it.
+    skipped.push('TEST_REDIS_URL is not set, so the Redis rate limit store was not tested');
+  }
+  ok = vitest('api') && ok;
+}
+
+if (wants('e2e')) {
+  if (existsSync(chromium)) {
+    ok = run('production build', 'npm', ['run', '--silent', 'build']) && ok;
+    ok = vitest('e2e', { CHROMIUM_PATH: chromium }) && ok;
+  } else {
+    const why = `browser tests: Chromium not found at ${chromium} (apt-get install -y chromium)`;
+    if (strict) {
+      console.error(`\n✗ ${why}; CI requires them`);
+      ok = false;
+    } else skipped.push(why);
+  }
 }
 
 console.log('\nSummary');
@@ -88,4 +108,7 @@ for (const s of skipped) console.log(`  - skipped: ${s}`);
 console.log(
   `\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`,
 );
+if (process.env.TEST_TOTALS_FILE) {
+  writeFileSync(process.env.TEST_TOTALS_FILE, JSON.stringify({ ...totals, ok, node: process.version }));
+}
 process.exit(ok && totals.failed === 0 ? 0 : 1);

@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
+import { sqliteDriverPath } from './driver.js';
 
 /** How often the background thread moves the WAL's new pages into the database file. */
 export const CHECKPOINT_EVERY_MS = 100;
@@ -43,7 +43,7 @@ export function startCheckpointer(
   file: string,
   onProblem: (message: string) => void,
 ): Checkpointer {
-  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  const driver = sqliteDriverPath();
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
     workerData: { driver, file, everyMs: CHECKPOINT_EVERY_MS },

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { startCheckpointer } from './checkpointer.js';
+import { loadSqliteDriver } from './driver.js';
 import { migrations } from './migrations/index.js';
 import type { DB } from './schema.js';
 
@@ -65,7 +66,8 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   }
   const file = opts.sqliteFile ?? ':memory:';
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
-  const sqlite = new BetterSqlite3(file);
+  const Sqlite = loadSqliteDriver();
+  const sqlite = new Sqlite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
