@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newId, newToken, randomDigits, safeEqual, sha256 } from './crypto.js';
+import { newId, newToken, pooledRandomBytes, randomDigits, safeEqual, sha256 } from './crypto.js';
 
 describe('crypto helpers', () => {
   it('ids are 16 url-safe characters, tokens 43, and they do not repeat', () => {
@@ -8,6 +8,15 @@ describe('crypto helpers', () => {
     for (const id of ids) expect(id).toMatch(/^[\w-]{16}$/);
     expect(newToken()).toMatch(/^[\w-]{43}$/);
     expect(newToken()).not.toBe(newToken());
+  });
+
+  it('pooled random bytes are fresh on every refill and never handed out twice', () => {
+    // 1,000 ids above already span three 4 KB refills; whole pools must differ too.
+    const a = Buffer.from(pooledRandomBytes(4096));
+    const b = Buffer.from(pooledRandomBytes(4096));
+    expect(a.equals(b)).toBe(false);
+    const small = Array.from({ length: 600 }, () => pooledRandomBytes(8).toString('hex'));
+    expect(new Set(small).size).toBe(600);
   });
 
   it('randomDigits gives exactly that many decimal digits, leading zeros included', () => {

@@ -1,5 +1,6 @@
-import { type Insertable, type Kysely, PostgresAdapter } from 'kysely';
-import type { CallbackEventRow, CallbackEventsTable, DB } from '../../db/schema.js';
+import { type Kysely, PostgresAdapter } from 'kysely';
+import { preparedInsert, preparedQuery } from '../../db/prepared.js';
+import type { CallbackEventRow, DB } from '../../db/schema.js';
 import { newId } from '../../lib/crypto.js';
 
 /** Which events a caller may see: the company's, narrowed to one sub-account for credentials. */
@@ -8,8 +9,24 @@ export interface Scope {
   subAccountId: string | null;
 }
 
-export const insertEvent = (db: Kysely<DB>, row: Insertable<CallbackEventsTable>) =>
-  db.insertInto('callback_events').values(row).execute();
+/** Twice per send (its status and the reply): prepared. */
+export const insertEvent = preparedInsert('callback_events', {
+  id: true,
+  company_id: true,
+  api_account_id: true,
+  wxid: true,
+  type: true,
+  payload: true,
+  url: true,
+  status: true,
+  attempts: true,
+  next_attempt_at: true,
+  locked_until: true,
+  last_status_code: true,
+  last_error: true,
+  created_at: true,
+  delivered_at: true,
+});
 
 export const findEvent = (db: Kysely<DB>, id: string) =>
   db.selectFrom('callback_events').selectAll().where('id', '=', id).executeTakeFirst();
@@ -142,6 +159,25 @@ export async function recordAttempt(db: Kysely<DB>, eventId: string, o: AttemptO
  * (plus its attempt row); null when the claim was lost meanwhile (a replay reset it), in which case
  * nothing was written and the caller logs the attempt with `recordAttempt`.
  */
+// recordDelivered and insertAttempt run for every delivered callback (prepared: built and compiled once).
+const recordDeliveredQuery = preparedQuery(
+  5,
+  (db, eventId: string, token: number, statusCode: number | null, error: string | null, now: number) =>
+    db
+      .updateTable('callback_events')
+      .set((eb) => ({
+        attempts: eb('attempts', '+', 1),
+        last_status_code: statusCode,
+        last_error: error,
+        status: 'delivered',
+        next_attempt_at: null,
+        delivered_at: now,
+        locked_until: 0,
+      }))
+      .where('id', '=', eventId)
+      .where('locked_until', '=', token)
+      .returning('attempts'),
+);
 export async function recordDelivered(
   db: Kysely<DB>,
   eventId: string,
@@ -149,39 +185,45 @@ export async function recordDelivered(
   o: AttemptOutcome,
   now: number,
 ): Promise<number | null> {
-  const row = await db
-    .updateTable('callback_events')
-    .set((eb) => ({
-      attempts: eb('attempts', '+', 1),
-      last_status_code: o.statusCode,
-      last_error: o.error,
-      status: 'delivered',
-      next_attempt_at: null,
-      delivered_at: now,
-      locked_until: 0,
-    }))
-    .where('id', '=', eventId)
-    .where('locked_until', '=', token)
-    .returning('attempts')
-    .executeTakeFirst();
+  const row = (await recordDeliveredQuery(db, eventId, token, o.statusCode, o.error, now)).rows[0];
   if (!row) return null;
   await insertAttempt(db, eventId, row.attempts, o);
   return row.attempts;
 }
 
-const insertAttempt = (db: Kysely<DB>, eventId: string, attempt: number, o: AttemptOutcome) =>
-  db
-    .insertInto('callback_attempts')
-    .values({
-      id: newId(),
+const insertAttemptQuery = preparedQuery(
+  7,
+  (
+    db,
+    id: string,
+    eventId: string,
+    attempt: number,
+    statusCode: number | null,
+    error: string | null,
+    durationMs: number,
+    at: number,
+  ) =>
+    db.insertInto('callback_attempts').values({
+      id,
       event_id: eventId,
       attempt,
-      status_code: o.statusCode,
-      error: o.error,
-      duration_ms: Math.max(0, Math.round(o.durationMs)),
-      created_at: o.at,
-    })
-    .execute();
+      status_code: statusCode,
+      error,
+      duration_ms: durationMs,
+      created_at: at,
+    }),
+);
+const insertAttempt = (db: Kysely<DB>, eventId: string, attempt: number, o: AttemptOutcome) =>
+  insertAttemptQuery(
+    db,
+    newId(),
+    eventId,
+    attempt,
+    o.statusCode,
+    o.error,
+    Math.max(0, Math.round(o.durationMs)),
+    o.at,
+  );
 
 /** How many attempts in a row, newest first, did not succeed (2xx). */
 export async function trailingFailures(db: Kysely<DB>, eventId: string): Promise<number> {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { pooledRandomBytes } from '../../lib/crypto.js';
 
 let counter = 0;
 
@@ -10,5 +10,5 @@ export function nextSeq(now: number): number {
 
 /** The platform's 64-bit message id, as a decimal string (never a JS number: it exceeds 2^53). */
 export function newMsgId64(): string {
-  return (randomBytes(8).readBigUInt64BE() >> 1n).toString();
+  return (pooledRandomBytes(8).readBigUInt64BE() >> 1n).toString();
 }

@@ -1,6 +1,7 @@
 import { ACTIVE_QR_STATES } from '@wxc/contract';
 import type { Insertable, Kysely, Updateable } from 'kysely';
-import type { DB, WxAccountsTable, WxDevicesTable, WxLoginsTable, WxMessagesTable } from '../../db/schema.js';
+import { preparedInsert, preparedQuery } from '../../db/prepared.js';
+import type { DB, WxAccountsTable, WxDevicesTable, WxLoginsTable } from '../../db/schema.js';
 import type { WxAccountViewRow } from './mappers.js';
 
 // The gateway's tables: wx_devices, wx_logins, wx_accounts, wx_messages, wx_sync_jobs (it reads
@@ -65,18 +66,21 @@ const accountWithSub = (db: Kysely<DB>) =>
     .selectAll('wx_accounts')
     .select('api_accounts.name as sub_account_name');
 
-export const findAccount = (
+// findAccount, findAccountById: on every send (prepared: built and compiled once).
+const findAccountQuery = preparedQuery(2, (db, companyId: string, wxid: string) =>
+  accountWithSub(db).where('wx_accounts.company_id', '=', companyId).where('wx_accounts.wxid', '=', wxid),
+);
+export const findAccount = async (
   db: Kysely<DB>,
   companyId: string,
   wxid: string,
-): Promise<WxAccountViewRow | undefined> =>
-  accountWithSub(db)
-    .where('wx_accounts.company_id', '=', companyId)
-    .where('wx_accounts.wxid', '=', wxid)
-    .executeTakeFirst();
+): Promise<WxAccountViewRow | undefined> => (await findAccountQuery(db, companyId, wxid)).rows[0];
 
-export const findAccountById = (db: Kysely<DB>, id: string): Promise<WxAccountViewRow | undefined> =>
-  accountWithSub(db).where('wx_accounts.id', '=', id).executeTakeFirst();
+const findAccountByIdQuery = preparedQuery(1, (db, id: string) =>
+  accountWithSub(db).where('wx_accounts.id', '=', id),
+);
+export const findAccountById = async (db: Kysely<DB>, id: string): Promise<WxAccountViewRow | undefined> =>
+  (await findAccountByIdQuery(db, id)).rows[0];
 
 export const insertAccount = (db: Kysely<DB>, row: Insertable<WxAccountsTable>) =>
   db.insertInto('wx_accounts').values(row).execute();
@@ -180,8 +184,28 @@ export const expiredOnline = (db: Kysely<DB>, now: number) =>
     .execute();
 
 // ---- messages
-export const insertMessage = (db: Kysely<DB>, row: Insertable<WxMessagesTable>) =>
-  db.insertInto('wx_messages').values(row).execute();
+/** Twice per send (the message and the reply): prepared. */
+export const insertMessage = preparedInsert('wx_messages', {
+  id: true,
+  company_id: true,
+  wx_account_id: true,
+  new_msg_id: true,
+  direction: true,
+  peer: true,
+  sender: true,
+  type: true,
+  app_type: true,
+  content: true,
+  media: true,
+  status: true,
+  error: true,
+  claim_token: true,
+  lease_until: true,
+  sent_at: true,
+  create_time: true,
+  created_at: true,
+  seq: true,
+});
 
 export const findMessage = (db: Kysely<DB>, accountId: string, id: string) =>
   db
@@ -252,7 +276,7 @@ export const oldestQueued = (db: Kysely<DB>, accountId: string) =>
  * Claims the account's oldest queued message under a token and a lease, in one statement; nothing
  * when the queue is empty or another drain (another process) claimed that message first.
  */
-export const claimOldestQueued = (db: Kysely<DB>, accountId: string, token: string, leaseUntil: number) =>
+const claimOldestQueuedQuery = preparedQuery(3, (db, accountId: string, token: string, leaseUntil: number) =>
   db
     .updateTable('wx_messages')
     .set({ status: 'sending', claim_token: token, lease_until: leaseUntil })
@@ -266,13 +290,29 @@ export const claimOldestQueued = (db: Kysely<DB>, accountId: string, token: stri
         .limit(1),
     )
     .where('status', '=', 'queued')
-    .returningAll()
-    .executeTakeFirst();
+    .returningAll(),
+);
+export const claimOldestQueued = async (
+  db: Kysely<DB>,
+  accountId: string,
+  token: string,
+  leaseUntil: number,
+) => (await claimOldestQueuedQuery(db, accountId, token, leaseUntil)).rows[0];
 
 /**
  * Settles a claimed message, sent or failed, only by the claim's holder; false when the claim was
  * lost meanwhile (its lease expired and it was taken back), so the outcome is not announced twice.
  */
+const settleMessageQuery = preparedQuery(
+  5,
+  (db, id: string, token: string, status: 'sent' | 'failed', error: string | null, sentAt: number | null) =>
+    db
+      .updateTable('wx_messages')
+      .set({ status, error, claim_token: null, lease_until: null, sent_at: sentAt })
+      .where('id', '=', id)
+      .where('status', '=', 'sending')
+      .where('claim_token', '=', token),
+);
 export async function settleMessage(
   db: Kysely<DB>,
   id: string,
@@ -280,20 +320,9 @@ export async function settleMessage(
   status: 'sent' | 'failed',
   error: string | null,
 ): Promise<boolean> {
-  const res = await db
-    .updateTable('wx_messages')
-    .set({
-      status,
-      error,
-      claim_token: null,
-      lease_until: null,
-      sent_at: status === 'sent' ? Date.now() : null,
-    })
-    .where('id', '=', id)
-    .where('status', '=', 'sending')
-    .where('claim_token', '=', token)
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
+  const sentAt = status === 'sent' ? Date.now() : null;
+  const res = await settleMessageQuery(db, id, token, status, error, sentAt);
+  return Number(res.numAffectedRows) === 1;
 }
 
 const onlineAccounts = (db: Kysely<DB>) =>

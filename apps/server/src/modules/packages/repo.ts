@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
+import { preparedQuery } from '../../db/prepared.js';
 import type { DB, PackagesTable, SubscriptionsTable } from '../../db/schema.js';
 
 // ---- catalogue
@@ -51,14 +52,16 @@ export const insertSubscription = (db: Kysely<DB>, row: Insertable<Subscriptions
 export const updateSubscription = (db: Kysely<DB>, id: string, patch: Updateable<SubscriptionsTable>) =>
   db.updateTable('subscriptions').set(patch).where('id', '=', id).execute();
 
-/** Slots of the company's packages in force at `now`. */
-export async function activeSlots(db: Kysely<DB>, companyId: string, now: number): Promise<number> {
-  const row = await db
+/** Slots of the company's packages in force at `now` (every send asks: prepared). */
+const activeSlotsQuery = preparedQuery(2, (db, companyId: string, now: number) =>
+  db
     .selectFrom('subscriptions')
     .select((eb) => eb.fn.sum<number>('slots').as('n'))
     .where('company_id', '=', companyId)
     .where('starts_at', '<=', now)
-    .where('ends_at', '>', now)
-    .executeTakeFirstOrThrow();
-  return Number(row.n ?? 0);
+    .where('ends_at', '>', now),
+);
+export async function activeSlots(db: Kysely<DB>, companyId: string, now: number): Promise<number> {
+  const row = (await activeSlotsQuery(db, companyId, now)).rows[0];
+  return Number(row?.n ?? 0);
 }

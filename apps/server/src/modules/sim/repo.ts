@@ -1,4 +1,5 @@
 import type { Insertable, Kysely } from 'kysely';
+import { preparedQuery } from '../../db/prepared.js';
 import type { DB, SimContactsTable, SimRoomMembersTable } from '../../db/schema.js';
 
 export async function hasNetwork(db: Kysely<DB>, accountId: string): Promise<boolean> {
@@ -47,13 +48,16 @@ export const contactsByIds = (db: Kysely<DB>, accountId: string, ids: string[]) 
     .where('contact_wxid', 'in', ids)
     .execute();
 
-export const contact = (db: Kysely<DB>, accountId: string, wxid: string) =>
+/** Up to three times per send (the contact check, the send, the reply): prepared. */
+const contactQuery = preparedQuery(2, (db, accountId: string, wxid: string) =>
   db
     .selectFrom('sim_contacts')
     .selectAll()
     .where('wx_account_id', '=', accountId)
-    .where('contact_wxid', '=', wxid)
-    .executeTakeFirst();
+    .where('contact_wxid', '=', wxid),
+);
+export const contact = async (db: Kysely<DB>, accountId: string, wxid: string) =>
+  (await contactQuery(db, accountId, wxid)).rows[0];
 
 export const roomMembers = (db: Kysely<DB>, accountId: string, roomId: string) =>
   db

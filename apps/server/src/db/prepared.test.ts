@@ -1,0 +1,69 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Database, migrateToLatest, openDatabase } from './index.js';
+import { preparedQuery } from './prepared.js';
+
+let database: Database | undefined;
+afterEach(async () => {
+  await database?.close();
+  database = undefined;
+});
+
+async function migrated() {
+  database = await openDatabase({ sqliteFile: ':memory:' });
+  await migrateToLatest(database.db);
+  return database.db;
+}
+
+const keys = async (db: Awaited<ReturnType<typeof migrated>>) =>
+  (await db.selectFrom('settings').select(['key', 'value']).orderBy('key').execute()).filter((r) =>
+    r.key.startsWith('t.'),
+  );
+
+describe('preparedQuery', () => {
+  it('runs the query built once with each call’s values, constants kept', async () => {
+    const db = await migrated();
+    let builds = 0;
+    const insert = preparedQuery(2, (d, key: string, value: string) => {
+      builds += 1;
+      return d.insertInto('settings').values({ key, value, updated_at: 1 });
+    });
+    const bump = preparedQuery(1, (d, key: string) =>
+      d.updateTable('settings').set({ value: 'bumped', updated_at: 2 }).where('key', '=', key).returningAll(),
+    );
+    await insert(db, 't.a', 'one');
+    await insert(db, 't.b', 'two');
+    expect(builds).toBe(1);
+    expect((await bump(db, 't.b')).rows).toEqual([{ key: 't.b', value: 'bumped', updated_at: 2 }]);
+    expect((await bump(db, 't.none')).rows).toEqual([]);
+    expect(await keys(db)).toEqual([
+      { key: 't.a', value: 'one' },
+      { key: 't.b', value: 'bumped' },
+    ]);
+  });
+
+  it('runs inside a transaction on the transaction’s connection, compiled once for both', async () => {
+    const db = await migrated();
+    let builds = 0;
+    const insert = preparedQuery(1, (d, key: string) => {
+      builds += 1;
+      return d.insertInto('settings').values({ key, value: 'v', updated_at: 1 });
+    });
+    await insert(db, 't.outside');
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await insert(trx, 't.inside');
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect(builds).toBe(1);
+    expect(await keys(db)).toEqual([{ key: 't.outside', value: 'v' }]);
+  });
+
+  it('refuses a query that does not use one of its arguments', async () => {
+    const db = await migrated();
+    const wrong = preparedQuery(2, (d, key: string, _unused: number) =>
+      d.insertInto('settings').values({ key, value: 'v', updated_at: 1 }),
+    );
+    await expect(wrong(db, 't.x', 2)).rejects.toThrow('does not use its argument(s) 1');
+  });
+});
