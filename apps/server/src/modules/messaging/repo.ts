@@ -1,5 +1,5 @@
 import { ACTIVE_QR_STATES } from '@wxc/contract';
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { Insertable, Kysely, NotNull, Updateable } from 'kysely';
 import { preparedInsert, preparedQuery } from '../../db/prepared.js';
 import type { DB, WxAccountsTable, WxDevicesTable, WxLoginsTable } from '../../db/schema.js';
 import type { WxAccountViewRow } from './mappers.js';
@@ -59,12 +59,23 @@ export const overdueLogins = (db: Kysely<DB>, now: number) =>
     .execute();
 
 // ---- accounts
+/**
+ * An account with its sub-account's name. A scalar subquery, not a join: on SQLite the join took
+ * ~50 µs a row against ~6 µs (measured; same plan, two primary-key lookups either way), and every
+ * send reads an account twice. The sub-account always exists (a foreign key, never deleted).
+ */
 const accountWithSub = (db: Kysely<DB>) =>
   db
     .selectFrom('wx_accounts')
-    .innerJoin('api_accounts', 'api_accounts.id', 'wx_accounts.api_account_id')
     .selectAll('wx_accounts')
-    .select('api_accounts.name as sub_account_name');
+    .select((eb) =>
+      eb
+        .selectFrom('api_accounts')
+        .select('api_accounts.name')
+        .whereRef('api_accounts.id', '=', 'wx_accounts.api_account_id')
+        .as('sub_account_name'),
+    )
+    .$narrowType<{ sub_account_name: NotNull }>();
 
 // findAccount, findAccountById: on every send (prepared: built and compiled once).
 const findAccountQuery = preparedQuery(2, (db, companyId: string, wxid: string) =>
