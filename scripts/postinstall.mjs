@@ -3,7 +3,7 @@
 // Node.js 20 (end of life since April 2026, not supported) cannot load. So that a machine that still
 // has only Node 20 can run the product, npm on Node 20 also installs better-sqlite3 12, from its own
 // lockfile, into compat/node20; apps/server/src/db/driver.ts loads it from there on such a Node.
-// On Node 22.14+ and 24 this does nothing.
+// (Node 22 before 22.14 has Node-API 9 too and gets the same.) On Node 22.14+ and 24 it does nothing.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -20,7 +20,7 @@ const stampFile = path.join(dir, 'node_modules', '.installed-for');
 if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp) process.exit(0);
 
 console.warn(
-  `\nNode.js ${process.version} is past its end of life and not supported (use 22.14+ or 24). ` +
+  `\nNode.js ${process.version} (Node-API ${process.versions.napi}) is not supported: use 22.14+ or 24. ` +
     'Installing the better-sqlite3 12 fallback for it into compat/node20 (compiles from source).\n',
 );
 const npmCli = process.env.npm_execpath;
