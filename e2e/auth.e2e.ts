@@ -100,6 +100,25 @@ describe('sign-in screen', () => {
     await t.close();
   });
 
+  it('a sign-in sent while the captcha is still on its way waits for it and goes through', async () => {
+    const company = await seedCompany(suite.server);
+    const t = await openPage(suite.browser, suite.server);
+    const { page } = t;
+    // The captcha answers 1.5 s late: the form is filled and sent long before it arrives.
+    await page.route(`**${authCalls.getVerifyCode.path}*`, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await route.continue();
+    });
+    await page.goto('/login');
+    await page.locator('form[data-form-ready]').waitFor();
+    expect(await page.locator('button.captcha').getAttribute('aria-busy')).toBe('true');
+    await fillLogin(t, company.phone, company.password);
+    await page.waitForURL('**/dashboard');
+    await onPage(page, '用户中心');
+    t.assertNoErrors();
+    await t.close();
+  });
+
   it('shows inline rules from the contract before submitting', async () => {
     const t = await openPage(suite.browser, suite.server);
     const { page } = t;

@@ -14,17 +14,21 @@ export function useCaptcha() {
     failed: false,
   });
   const seq = useRef(0);
+  /** The id of the newest captcha requested, once it has arrived ('' if it could not be loaded). */
+  const latest = useRef<Promise<string>>(Promise.resolve(''));
 
   const refresh = useCallback(() => {
     const mine = ++seq.current;
     setState((s) => ({ ...s, loading: true, failed: false }));
-    call(authCalls.getVerifyCode, { t: String(Date.now()) }, { quiet: true })
+    latest.current = call(authCalls.getVerifyCode, { t: String(Date.now()) }, { quiet: true })
       .then((c) => {
         if (mine === seq.current)
           setState({ id: c.captchaId, image: c.image, loading: false, failed: false });
+        return c.captchaId;
       })
       .catch(() => {
         if (mine === seq.current) setState({ id: '', image: '', loading: false, failed: true });
+        return '';
       });
   }, []);
 
@@ -32,7 +36,19 @@ export function useCaptcha() {
     refresh();
   }, [refresh]);
 
-  return { ...state, refresh };
+  /**
+   * The captcha id to send with a form. A form sent while the captcha is still on its way (autofill
+   * and Enter, a slow network) waits for it, instead of going out without one and failing.
+   */
+  const settled = useCallback(async (): Promise<string> => {
+    for (;;) {
+      const pending = latest.current;
+      const id = await pending;
+      if (pending === latest.current) return id; // else refreshed meanwhile: wait for the newer one
+    }
+  }, []);
+
+  return { ...state, refresh, settled };
 }
 
 export function CaptchaImage({ captcha }: { captcha: ReturnType<typeof useCaptcha> }) {

@@ -54,7 +54,7 @@ export function LoginForm({
         {
           companyAccount: form.values.companyAccount.trim(),
           password: form.values.password,
-          captchaId: captcha.id,
+          captchaId: await captcha.settled(),
           captchaCode: form.values.captchaCode.trim(),
         },
         { quiet: true },

@@ -46,7 +46,10 @@ export function useSmsCode<V extends SmsValues>(
     onError('');
     try {
       const phone = form.values.companyAccount.trim();
-      const sent = await send(phone, { captchaId: captcha.id, captchaCode: form.values.captchaCode.trim() });
+      const sent = await send(phone, {
+        captchaId: await captcha.settled(),
+        captchaCode: form.values.captchaCode.trim(),
+      });
       countdown.start(sent.resendAfter);
       setSentTo(phone);
     } catch (error) {

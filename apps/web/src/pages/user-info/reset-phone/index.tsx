@@ -34,11 +34,11 @@ export default function ResetPhonePage() {
   const [sentTo, setSentTo] = useState('');
 
   const send = useMutation({
-    mutationFn: (v: { phone: string; captchaCode: string }) =>
+    mutationFn: async (v: { phone: string; captchaCode: string }) =>
       call(authCalls.sendSms, {
         phone: v.phone,
         scene: 'changePhone',
-        captchaId: captcha.id,
+        captchaId: await captcha.settled(),
         captchaCode: v.captchaCode,
       }),
     onSuccess: (sent, v) => {
