@@ -36,12 +36,12 @@ import { registerPackageRoutes } from './modules/packages/routes.js';
 import { registerRealNameRoutes } from './modules/realname/routes.js';
 import { registerRecordRoutes } from './modules/records/routes.js';
 import { registerShowcaseRoutes } from './modules/showcase/routes.js';
-import { registerSimulatorRoutes } from './modules/sim/routes.js';
+import { registerSimulatorOff, registerSimulatorRoutes } from './modules/sim/routes.js';
 import type { SmsProvider } from './modules/sms/provider.js';
 import { registerStatisticsRoutes } from './modules/statistics/routes.js';
 import { registerSystemRoutes } from './modules/system/routes.js';
 import { registerVisitorRoutes } from './modules/visitors/routes.js';
-import { createServices, type Services } from './services.js';
+import { createServices, type MessagingProviderFactory, type Services } from './services.js';
 import { COMPRESS_THRESHOLD_BYTES, isApiPath, isApiRequest, registerConsole } from './web.js';
 
 export interface BuildOptions {
@@ -67,6 +67,8 @@ export interface BuildOptions {
   callbackRetryDelaysMs?: number[];
   /** Per-attempt callback timeout (default 5 s). */
   callbackTimeoutMs?: number;
+  /** Replaces the messaging network chosen by config (tests hand in a wechaty mock puppet). */
+  messagingProvider?: MessagingProviderFactory;
   /**
    * Closes the database when the app closes, after every worker has stopped and settled what it had
    * under way (main.ts; tests close their own).
@@ -92,6 +94,19 @@ export const CONNECTION_LIMITS = {
 const HEADERS_TIMEOUT_MS = 30_000;
 
 /** Builds the whole service from its config and database. main.ts and the tests both use it. */
+/**
+ * The messaging network config chooses, when it is not the built-in simulator: the wechaty provider
+ * and its puppet module, loaded only then (a missing module stops the start with the fix).
+ */
+async function configuredMessagingProvider(config: Config): Promise<MessagingProviderFactory | undefined> {
+  if (config.messaging.provider !== 'wechaty') return undefined;
+  const { loadPuppetModule } = await import('./modules/wechaty/puppet.js');
+  const { createWechatyProvider } = await import('./modules/wechaty/provider.js');
+  const { createPuppet, FileBox } = await loadPuppetModule(config.wechaty);
+  return ({ log, files }) =>
+    createWechatyProvider({ log, files, createPuppet, FileBox, tokens: config.wechaty.tokens });
+}
+
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config, database } = opts;
   const app = Fastify({
@@ -186,6 +201,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     callbackRetryDelaysMs: opts.callbackRetryDelaysMs,
     callbackTimeoutMs: opts.callbackTimeoutMs,
     rateLimitKeyPrefix: opts.rateLimitKeyPrefix,
+    messagingProvider: opts.messagingProvider ?? (await configuredMessagingProvider(config)),
   });
   await app.register(rateLimit, {
     global: true,
@@ -242,7 +258,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerOrderRoutes(route, services.orders);
   registerApiAccountRoutes(route, services.apiAccounts);
   registerMessagingRoutes(route, gateway);
-  registerSimulatorRoutes(app, route, gateway, services.simulator);
+  if (services.simulator) registerSimulatorRoutes(app, route, gateway, services.simulator);
+  else registerSimulatorOff(route);
   registerCallbackRoutes(route, callbacks);
   registerEventRoutes(app, bus, sessions);
   registerRecordRoutes(route, services.records);

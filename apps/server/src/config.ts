@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PRODUCT_TITLE_DEFAULT, QR_TTL_SECONDS_DEFAULT } from '@wxc/contract';
 import { z } from 'zod';
@@ -50,7 +51,25 @@ const envSchema = z.object({
     .string()
     .regex(/^\d+(,\d+)*$/, 'CALLBACK_RETRY_DELAYS_MS must be milliseconds separated by commas')
     .optional(),
-  MESSAGING_PROVIDER: z.enum(['simulator']).default('simulator'),
+  MESSAGING_PROVIDER: z.enum(['simulator', 'wechaty']).default('simulator'),
+  WECHATY_PUPPET: z
+    .string()
+    .regex(
+      /^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/,
+      'WECHATY_PUPPET must be an npm module name',
+    )
+    .default('wechaty-puppet-service'),
+  WECHATY_PUPPET_ENDPOINT: z
+    .string()
+    .regex(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, 'WECHATY_PUPPET_ENDPOINT must be host:port')
+    .optional(),
+  WECHATY_PUPPET_TOKEN: z
+    .string()
+    .regex(/^[^\s,]+(,[^\s,]+)*$/, 'WECHATY_PUPPET_TOKEN must be tokens separated by commas')
+    .optional(),
+  WECHATY_PUPPET_TLS: bool,
+  WECHATY_PUPPET_TLS_CA_FILE: z.string().min(1).optional(),
+  WECHATY_PUPPET_TLS_SERVER_NAME: z.string().min(1).max(253).optional(),
   QR_TTL_SECONDS: positiveInt(QR_TTL_SECONDS_DEFAULT),
   SEND_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(1500),
   SEND_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(60_000),
@@ -99,7 +118,8 @@ export interface Config {
   /** Waits between callback attempts (tests only); unset: 5 s … 40 min, 8 attempts (callbacks/service.ts). */
   callbackRetryDelaysMs?: number[] | undefined;
   messaging: {
-    provider: 'simulator';
+    /** `simulator`: the built-in virtual network; `wechaty`: a real one through a wechaty puppet. */
+    provider: 'simulator' | 'wechaty';
     qrTtlMs: number;
     /** Pacing of each account's send queue (about 40 a minute by default). */
     sendIntervalMs: number;
@@ -110,6 +130,14 @@ export interface Config {
     sendTimeoutMs: number;
     simReplyDelayMs: number;
     simChatterMs: number;
+  };
+  /** MESSAGING_PROVIDER=wechaty: which puppet and how it reaches the network (modules/wechaty). */
+  wechaty: {
+    module: string;
+    endpoint: string | undefined;
+    /** Secrets: never logged. One per logged-in account. */
+    tokens: string[];
+    tls: { enabled: boolean; caCert: string | undefined; serverName: string | undefined };
   };
   session: { idleMs: number; maxMs: number };
   rateLimitPerMinute: number;
@@ -168,6 +196,28 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       'WORKERS > 1 needs DATABASE_URL (PostgreSQL): processes on one SQLite file cannot tell each other what changed (sessions, send queues, live events); run one process, or use PostgreSQL',
     );
   }
+  if (e.MESSAGING_PROVIDER === 'wechaty' && e.WECHATY_PUPPET === 'wechaty-puppet-service') {
+    // Without an endpoint the service would look the token up through the wechaty token discovery,
+    // which the installed gRPC library no longer supports: the address is always given.
+    if (!e.WECHATY_PUPPET_ENDPOINT || !e.WECHATY_PUPPET_TOKEN) {
+      throw new ConfigError(
+        'MESSAGING_PROVIDER=wechaty with wechaty-puppet-service needs WECHATY_PUPPET_ENDPOINT (host:port of the puppet service) and WECHATY_PUPPET_TOKEN (its token; several separated by commas, one per account online at a time)',
+      );
+    }
+  }
+  if (e.MESSAGING_PROVIDER === 'wechaty' && e.WORKERS > 1) {
+    throw new ConfigError(
+      "MESSAGING_PROVIDER=wechaty runs each account's puppet in the process that logged it in; run WORKERS=1 with it for now",
+    );
+  }
+  let caCert: string | undefined;
+  if (e.WECHATY_PUPPET_TLS_CA_FILE) {
+    try {
+      caCert = readFileSync(e.WECHATY_PUPPET_TLS_CA_FILE, 'utf8');
+    } catch {
+      throw new ConfigError(`WECHATY_PUPPET_TLS_CA_FILE: cannot read ${e.WECHATY_PUPPET_TLS_CA_FILE}`);
+    }
+  }
   if (e.SEED_DEMO && (isProduction || e.DATABASE_URL)) {
     throw new ConfigError('SEED_DEMO is only for the embedded SQLite database outside production');
   }
@@ -201,6 +251,16 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       sendTimeoutMs: e.SEND_TIMEOUT_MS,
       simReplyDelayMs: e.SIM_REPLY_DELAY_MS,
       simChatterMs: e.SIM_CHATTER_SECONDS * 1000,
+    },
+    wechaty: {
+      module: e.WECHATY_PUPPET,
+      endpoint: e.WECHATY_PUPPET_ENDPOINT,
+      tokens: e.WECHATY_PUPPET_TOKEN?.split(',') ?? [],
+      tls: {
+        enabled: e.WECHATY_PUPPET_TLS ?? true,
+        caCert,
+        serverName: e.WECHATY_PUPPET_TLS_SERVER_NAME,
+      },
     },
     session: { idleMs: e.SESSION_IDLE_MINUTES * 60_000, maxMs: e.SESSION_MAX_HOURS * 3_600_000 },
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,

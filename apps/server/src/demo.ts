@@ -10,6 +10,8 @@ import { DEMO_ACCOUNT } from './seed.js';
  */
 export async function seedDemoMessaging(services: Services): Promise<void> {
   const { db, gateway, simulator } = services;
+  // Logins through a real network need a real phone: the demo company starts without accounts.
+  if (!simulator) return;
   const company = await users.findUserByAccount(db, DEMO_ACCOUNT);
   if (!company || (await messaging.countOnline(db, 'company_id', company.id)) > 0) return;
   const caller = { companyId: company.id, subAccountId: null, via: 'session' as const };

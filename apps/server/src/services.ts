@@ -16,6 +16,7 @@ import { createClientErrorService } from './modules/client-errors/service.js';
 import { createCompanyService } from './modules/company/service.js';
 import { createLocalBus, type EventBus } from './modules/events/bus.js';
 import { createFileService } from './modules/files/service.js';
+import type { MessagingProvider } from './modules/messaging/provider.js';
 import { createGateway } from './modules/messaging/service.js';
 import { createOnboardingService } from './modules/onboarding/service.js';
 import { createOperatorService } from './modules/operator/service.js';
@@ -45,7 +46,15 @@ export interface ServiceOptions {
   callbackTimeoutMs?: number | undefined;
   /** Prefix of the rate limits' Redis keys (tests give each run its own). */
   rateLimitKeyPrefix?: string | undefined;
+  /** The messaging network (app.ts loads the configured one); unset: the built-in simulator. */
+  messagingProvider?: MessagingProviderFactory | undefined;
 }
+
+/** Makes a messaging provider from the services it may use. */
+export type MessagingProviderFactory = (deps: {
+  log: FastifyBaseLogger;
+  files: ReturnType<typeof createFileService>;
+}) => MessagingProvider;
 
 /**
  * Every module's service, each given only what it needs of the others (narrow `Pick<…>` or
@@ -118,7 +127,8 @@ export function createServices(opts: ServiceOptions) {
   });
   const apiAuth = createApiAuth({ db, accounts: apiAccounts }, { secretNeedsHttps: config.isProduction });
 
-  // ---- the messaging gateway, its provider (the simulator), callbacks and the records it writes
+  // ---- the messaging gateway, its provider (the simulator unless another is chosen), callbacks and
+  // the records it writes
   const callbacks = createCallbackService({
     db,
     log,
@@ -128,21 +138,23 @@ export function createServices(opts: ServiceOptions) {
     retryDelaysMs: opts.callbackRetryDelaysMs ?? config.callbackRetryDelaysMs,
     timeoutMs: opts.callbackTimeoutMs,
   });
-  const simulator = createSimulator({
-    db,
-    log,
-    files,
-    onlineAccounts: (limit) => gateway.someOnlineAccounts(limit),
-    publicUrl: config.publicUrl,
-    replyDelayMs: config.messaging.simReplyDelayMs,
-    chatterIntervalMs: config.messaging.simChatterMs,
-  });
+  const simulator = opts.messagingProvider
+    ? null
+    : createSimulator({
+        db,
+        log,
+        files,
+        onlineAccounts: (limit) => gateway.someOnlineAccounts(limit),
+        publicUrl: config.publicUrl,
+        replyDelayMs: config.messaging.simReplyDelayMs,
+        chatterIntervalMs: config.messaging.simChatterMs,
+      });
   const gateway = createGateway({
     db,
     log,
     bus,
     callbacks,
-    provider: simulator.provider,
+    provider: simulator?.provider ?? opts.messagingProvider!({ log, files }),
     files,
     subAccounts: apiAccounts,
     packages,

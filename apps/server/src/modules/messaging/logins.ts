@@ -109,6 +109,7 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
     patch: Partial<WxLoginRow> & { state: QrState },
   ) {
     if (!(await repo.moveLogin(db, loginId, [...from], patch))) return false;
+    if (patch.state === 'expired' || patch.state === 'cancelled') provider.loginEnded(loginId);
     const login = (await repo.findLogin(db, loginId))!;
     await qrChanged(login, patch.state);
     return true;
@@ -256,7 +257,10 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
   }
 
   /** What the provider reports about logins and sessions. */
-  const events: Pick<ProviderEvents, 'scanned' | 'needVerify' | 'confirmed' | 'cancelled' | 'loggedOut'> = {
+  const events: Pick<
+    ProviderEvents,
+    'scanned' | 'needVerify' | 'confirmed' | 'cancelled' | 'expired' | 'loggedOut'
+  > = {
     async scanned(loginId, scanner) {
       const login = await repo.findLogin(db, loginId);
       if (!login) throw new AppError('NOT_FOUND', '二维码不存在');
@@ -291,6 +295,10 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
         ended_at: Date.now(),
       });
       if (!ok) throw new AppError('CONFLICT', '二维码已失效');
+    },
+    async expired(loginId) {
+      // Already ended (expired by our own clock, cancelled, confirmed): nothing to change.
+      await expire(loginId);
     },
     async loggedOut(account, reason) {
       const row = await repo.findAccountById(db, account.accountId);

@@ -61,6 +61,8 @@ export interface ProviderEvents {
   needVerify(loginId: string): Promise<void>;
   confirmed(loginId: string, profile: LoginProfile): Promise<void>;
   cancelled(loginId: string): Promise<void>;
+  /** The network dropped the QR code (timed out or replaced): the customer asks for a new one. */
+  expired(loginId: string): Promise<void>;
   loggedOut(account: AccountRef, reason: string): Promise<void>;
   message(account: AccountRef, message: IncomingMessage): Promise<void>;
   contactChanged(account: AccountRef, ids: string[]): Promise<void>;
@@ -73,6 +75,8 @@ export interface MessagingProvider {
   attach(events: ProviderEvents): void;
   /** Starts a QR login; returns what the QR code encodes. */
   startLogin(req: { loginId: string; deviceId: string; proxy: string }): Promise<{ qrContent: string }>;
+  /** A QR login ended without an account (expired, cancelled, refused): what waited on it can go. */
+  loginEnded(loginId: string): void;
   /** Called once an account is online (a login confirmed), so the provider can set up its session. */
   accountOnline(account: AccountRef): Promise<void>;
   logout(account: AccountRef): Promise<void>;

@@ -221,6 +221,8 @@ export function createSimulator(opts: SimulatorOptions) {
       return { qrContent: `${opts.publicUrl}/sim/scan/${loginId}` };
     },
 
+    loginEnded() {},
+
     async accountOnline(account) {
       if (await repo.hasNetwork(db, account.accountId)) return;
       const net = networkForDevice(account.deviceId);

@@ -119,3 +119,14 @@ export function registerSimulatorRoutes(
     },
   );
 }
+
+/**
+ * Another messaging network is in use: the simulator's calls stay in the contract but answer that it
+ * is off (a phone page or a fault injection has nothing to act on).
+ */
+export function registerSimulatorOff(route: Route) {
+  const off = async (): Promise<never> => {
+    throw new AppError('NOT_FOUND', '模拟器未启用：当前使用真实消息通道');
+  };
+  for (const call of Object.values(simCalls)) route(call, off);
+}
