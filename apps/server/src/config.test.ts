@@ -37,6 +37,49 @@ describe('loadConfig', () => {
     expect(path.isAbsolute(c.webDistDir)).toBe(true);
   });
 
+  it('chooses a wechaty puppet, requiring what puppet-service needs and keeping tokens apart', () => {
+    const service = {
+      MESSAGING_PROVIDER: 'wechaty',
+      WECHATY_PUPPET_ENDPOINT: 'puppet.example.com:8788',
+      WECHATY_PUPPET_TOKEN: 'puppet_service_a,puppet_service_b',
+    };
+    expect(loadConfig(service)).toMatchObject({
+      messaging: { provider: 'wechaty' },
+      wechaty: {
+        module: 'wechaty-puppet-service',
+        endpoint: 'puppet.example.com:8788',
+        tokens: ['puppet_service_a', 'puppet_service_b'],
+        tls: { enabled: true, caCert: undefined, serverName: undefined },
+      },
+    });
+    expect(loadConfig({ ...service, WECHATY_PUPPET_TLS: 'false' }).wechaty.tls.enabled).toBe(false);
+    // puppet-service without its address or token: said at start
+    expect(() => loadConfig({ MESSAGING_PROVIDER: 'wechaty' })).toThrow(/WECHATY_PUPPET_ENDPOINT/);
+    expect(() => loadConfig({ ...service, WECHATY_PUPPET_TOKEN: undefined })).toThrow(ConfigError);
+    // another puppet module may need neither
+    expect(
+      loadConfig({ MESSAGING_PROVIDER: 'wechaty', WECHATY_PUPPET: 'wechaty-puppet-mock' }).wechaty,
+    ).toMatchObject({ module: 'wechaty-puppet-mock', tokens: [] });
+    expect(() => loadConfig({ ...service, WECHATY_PUPPET: '../evil' })).toThrow(/npm module name/);
+    expect(() => loadConfig({ ...service, WECHATY_PUPPET_ENDPOINT: 'http://x' })).toThrow(/host:port/);
+    expect(() => loadConfig({ ...service, WECHATY_PUPPET_TLS_CA_FILE: '/nonexistent/ca.pem' })).toThrow(
+      /cannot read/,
+    );
+    // a bad token is refused without echoing it
+    let message = '';
+    try {
+      loadConfig({ ...service, WECHATY_PUPPET_TOKEN: 'secret token' });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/WECHATY_PUPPET_TOKEN/);
+    expect(message).not.toContain('secret');
+    // puppets live in the process that logged the account in
+    expect(() => loadConfig({ ...service, WORKERS: '2', DATABASE_URL: 'postgres://localhost/x' })).toThrow(
+      /WORKERS=1/,
+    );
+  });
+
   it('reads only the source it is given', () => {
     expect(loadConfig({ PORT: '9000' }).port).toBe(9000);
   });
