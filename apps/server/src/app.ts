@@ -248,7 +248,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
 
   // One line per module (docs/ARCHITECTURE.md "Modules").
-  registerSystemRoutes(app, route, config, database, services.support);
+  registerSystemRoutes(app, route, config, database, services.support, services.simulator !== null);
   registerVisitorRoutes(route, services.visitors);
   registerAuthRoutes(route, services.auth, services.captcha, {
     sensitivePerMinute: opts.sensitiveRateLimit ?? 30,

@@ -11,6 +11,8 @@ export interface SiteInfo {
   callbackPrivateAllowed: boolean;
   /** The template showcase is on (SHOWCASE): its routes join the menu. */
   showcase: boolean;
+  /** The messaging network is the built-in simulator: the QR dialog offers its phone page. */
+  simulatedNetwork: boolean;
 }
 
 export const useSite = create<SiteInfo & { loaded: boolean; year: number }>(() => ({
@@ -20,6 +22,7 @@ export const useSite = create<SiteInfo & { loaded: boolean; year: number }>(() =
   supportText: '',
   callbackPrivateAllowed: false,
   showcase: false,
+  simulatedNetwork: true,
   loaded: false,
   // The year in page footers: the server's, where a page carries it (the prerendered sign-in page).
   year: new Date().getFullYear(),

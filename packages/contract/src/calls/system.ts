@@ -20,6 +20,11 @@ export const siteInfo = defineCall({
     callbackPrivateAllowed: z.boolean(),
     /** Whether the template showcase (spec "Template demo routes") is on: its menu and /vue-element-admin/*. */
     showcase: z.boolean(),
+    /**
+     * Whether the messaging network is the built-in simulator (its phone page answers QR codes);
+     * false with a real network (MESSAGING_PROVIDER=wechaty), where a real phone scans.
+     */
+    simulatedNetwork: z.boolean(),
   }),
 });
 

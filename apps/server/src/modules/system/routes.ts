@@ -13,12 +13,15 @@ export function registerSystemRoutes(
   config: Config,
   database: Database,
   support: SupportContact,
+  /** The messaging network is the built-in simulator (services.simulator). */
+  simulatedNetwork: boolean,
 ) {
   route(systemCalls.siteInfo, async () => ({
     productTitle: config.productTitle,
     serverFlag: config.serverFlag,
     callbackPrivateAllowed: config.callbackAllowPrivate,
     showcase: config.showcase,
+    simulatedNetwork,
     ...(await support.contact()),
   }));
   route(systemCalls.adminSaveSupport, ({ input }) => support.save(input));

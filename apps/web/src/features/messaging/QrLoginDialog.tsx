@@ -9,6 +9,7 @@ import { useNavigate } from 'react-router';
 import { ApiError, call } from '../../api/client';
 import { CopyButton } from '../../components/CopyButton';
 import { useFeedback } from '../../components/feedback';
+import { useSite } from '../../stores/site';
 import { useApiAccounts } from '../commerce/queries';
 import { hasRoom, nextLoginStep, qrView, slotText } from './labels';
 import { messagingKeys, useProxies } from './queries';
@@ -231,9 +232,13 @@ export function QrLoginDialog({
     }
   };
 
-  const view = status ? qrView(status.state, { scanner: status.scanner, reason: status.reason }) : null;
+  // The simulator's QR code is its phone page's address; a real network's is for a real phone only.
+  const simulated = useSite((s) => s.simulatedNetwork);
+  const view = status
+    ? qrView(status.state, { scanner: status.scanner, reason: status.reason, simulated })
+    : null;
   const final = view?.final ?? false;
-  const qrUrl = issued ? new URL(issued.qrUrl, location.origin).href : '';
+  const qrUrl = issued && simulated ? new URL(issued.qrUrl, location.origin).href : '';
 
   let content: React.ReactNode;
   if (!issued) {
@@ -371,7 +376,7 @@ export function QrLoginDialog({
           </Button>
         ) : null}
         {issueError ? <Alert type="error" showIcon title={issueError} /> : null}
-        {!final ? (
+        {!final && simulated ? (
           <div className="qr-link">
             <span className="muted">扫码链接（模拟器手机页）：</span>
             <a href={qrUrl} target="_blank" rel="noreferrer" data-testid="qr-link">

@@ -66,6 +66,9 @@ describe('qrView', () => {
     expect(qrView('scanned', { scanner: '小王' }).text).toContain('「小王」已扫码');
     expect(qrView('cancelled', { reason: '可用账号额度不足' }).text).toBe('原因：可用账号额度不足');
     expect(qrView('waiting').final).toBe(false);
+    expect(qrView('waiting').text).toContain('下方链接');
+    expect(qrView('waiting', { simulated: false }).text).toContain('扫一扫');
+    expect(qrView('waiting', { simulated: false }).text).not.toContain('链接');
     expect(qrView('need_verify').tone).toBe('warning');
     expect(qrView('expired').final).toBe(true);
     expect(qrView('confirmed')).toMatchObject({ final: true, tone: 'success' });

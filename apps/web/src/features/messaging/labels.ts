@@ -132,13 +132,17 @@ export interface QrView {
 
 export function qrView(
   state: QrState,
-  extra: { scanner?: string | null; reason?: string | null } = {},
+  extra: { scanner?: string | null; reason?: string | null; simulated?: boolean } = {},
 ): QrView {
   switch (state) {
     case 'waiting':
       return {
         title: '等待扫码',
-        text: '请用手机扫描二维码，或在手机/另一个浏览器标签中打开下方链接。',
+        // The simulator's code is its phone page's link; a real network's is for WeChat on a phone.
+        text:
+          extra.simulated === false
+            ? '请在该微信账号所在的手机上打开微信「扫一扫」扫描二维码，并在手机上确认登录。'
+            : '请用手机扫描二维码，或在手机/另一个浏览器标签中打开下方链接。',
         tone: 'info',
         final: false,
       };

@@ -212,7 +212,9 @@ function AccountsTab({
           <WxAvatar src={a.avatar} name={a.nickname} />
           <span>
             <strong>{a.nickname}</strong>
-            <span className="muted block">{a.wxid}</span>
+            <span className="muted block" title={a.wxid}>
+              {a.wxid}
+            </span>
           </span>
         </span>
       ),
