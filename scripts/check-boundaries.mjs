@@ -53,7 +53,7 @@ export const MODULES = {
     uses: ['api-accounts', 'callbacks', 'company', 'events', 'files', 'packages'],
   },
   sim: { owns: ['sim_contacts', 'sim_room_members'], reads: [], uses: ['files', 'messaging'] },
-  wechaty: { owns: [], reads: [], uses: ['files', 'messaging'] },
+  wechaty: { owns: ['wechaty_devices'], reads: [], uses: ['files', 'messaging'] },
   records: {
     owns: [],
     reads: ['wx_accounts', 'wx_logins', 'wx_devices', 'api_accounts'],

@@ -103,8 +103,8 @@ async function configuredMessagingProvider(config: Config): Promise<MessagingPro
   const { loadPuppetModule } = await import('./modules/wechaty/puppet.js');
   const { createWechatyProvider } = await import('./modules/wechaty/provider.js');
   const { createPuppet, FileBox } = await loadPuppetModule(config.wechaty);
-  return ({ log, files }) =>
-    createWechatyProvider({ log, files, createPuppet, FileBox, tokens: config.wechaty.tokens });
+  return ({ db, log, files }) =>
+    createWechatyProvider({ db, log, files, createPuppet, FileBox, tokens: config.wechaty.tokens });
 }
 
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {

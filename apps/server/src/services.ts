@@ -1,6 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
 import type { Config } from './config.js';
 import type { Database } from './db/index.js';
+import type { DB } from './db/schema.js';
 import { createDirectoryCache } from './modules/api-accounts/cache.js';
 import { createApiAccountService } from './modules/api-accounts/service.js';
 import { createApiAuth } from './modules/api-auth/service.js';
@@ -52,6 +54,7 @@ export interface ServiceOptions {
 
 /** Makes a messaging provider from the services it may use. */
 export type MessagingProviderFactory = (deps: {
+  db: Kysely<DB>;
   log: FastifyBaseLogger;
   files: ReturnType<typeof createFileService>;
 }) => MessagingProvider;
@@ -154,7 +157,7 @@ export function createServices(opts: ServiceOptions) {
     log,
     bus,
     callbacks,
-    provider: simulator?.provider ?? opts.messagingProvider!({ log, files }),
+    provider: simulator?.provider ?? opts.messagingProvider!({ db, log, files }),
     files,
     subAccounts: apiAccounts,
     packages,

@@ -1,5 +1,8 @@
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { callbackCalls, messagingCalls, simCalls } from '@wxc/contract';
 import { FileBox } from 'file-box';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +11,7 @@ import { createWechatyProvider } from '../src/modules/wechaty/provider.js';
 import { type Puppet, PuppetMessageType, ScanStatus } from '../src/modules/wechaty/puppet.js';
 import type { MessagingProviderFactory } from '../src/services.js';
 import { setUpCatalogue } from './commerce-helpers.js';
-import { createTestApp, dialects, type TestApp } from './helpers.js';
+import { createPgSchema, createTestApp, dialects, type TestApp } from './helpers.js';
 import { type Catalogue, customerWithSubAccount, MESSAGING_ENV, until } from './messaging-helpers.js';
 
 /** A PNG of one pixel: a picture a contact sends. */
@@ -17,30 +20,52 @@ const PNG = Buffer.from(
   'base64',
 );
 
+/** What the next puppet the provider makes does when started. */
+type Behaviour =
+  /** shows a QR code (a new login, or: the network lost the account's session) */
+  | { kind: 'qr' }
+  /** says nothing (a network that does not answer) */
+  | { kind: 'silent' }
+  /** logs straight back in as this account, with these friends (a session the network kept) */
+  | { kind: 'resume'; id: string; name: string; friends: { id: string; name: string }[] };
+
 /**
- * The gateway over the wechaty provider, with wechaty-puppet-mock as the network: each device's
- * puppet is a PuppetMock driven by its own Mocker (the test plays the phone and the contacts).
+ * The gateway over the wechaty provider, with wechaty-puppet-mock as the network: each puppet is a
+ * PuppetMock driven by its own Mocker (the test plays the phone and the contacts).
  */
 class MockNetwork {
   readonly mockers: mock.Mocker[] = [];
-  /** Refuses the next puppet starts (a network that is down). */
-  failStarts = 0;
+  /** Behaviours of the next puppets, in order; then `qr`. */
+  readonly plan: Behaviour[] = [];
+  /** The behaviour of the next puppet of a device (before `plan`). */
+  readonly planFor = new Map<string, Behaviour>();
+  /** The token each puppet was made with, by device. */
+  readonly tokensUsed: { deviceId: string; token: string | undefined }[] = [];
   private n = 0;
 
-  factory: MessagingProviderFactory = ({ log, files }) =>
+  constructor(readonly tokens = ['token-a', 'token-b', 'token-c', 'token-d', 'token-e']) {}
+
+  factory: MessagingProviderFactory = ({ db, log, files }) =>
     createWechatyProvider({
+      db,
       log,
       files,
       FileBox,
-      tokens: ['token-a', 'token-b'],
-      startTimeoutMs: 1500,
-      createPuppet: () => {
+      tokens: this.tokens,
+      startTimeoutMs: 800,
+      reconnect: { firstMs: 50, maxMs: 200, attempts: 3 },
+      createPuppet: ({ deviceId, token }) => {
+        this.tokensUsed.push({ deviceId, token });
         const mocker = new mock.Mocker();
         const qr = `qr://mock/${++this.n}`;
-        const failing = this.failStarts > 0;
-        if (failing) this.failStarts -= 1;
+        const behaviour = this.planFor.get(deviceId) ?? this.plan.shift() ?? { kind: 'qr' };
+        this.planFor.delete(deviceId);
         mocker.use((m) => {
-          if (!failing) m.scan(qr, ScanStatus.Waiting);
+          if (behaviour.kind === 'qr') m.scan(qr, ScanStatus.Waiting);
+          if (behaviour.kind === 'resume') {
+            for (const f of behaviour.friends) m.createContact(f);
+            m.login(m.createContact({ id: behaviour.id, name: behaviour.name }));
+          }
           return () => undefined;
         });
         this.mockers.push(mocker);
@@ -74,6 +99,41 @@ async function callbackReceiver() {
   };
 }
 
+type Customer = Awaited<ReturnType<typeof customerWithSubAccount>>;
+
+/**
+ * A customer (new, or the one given) whose sub-account's callbacks go to `callbackUrl`, with an
+ * account logged in through the mock network's QR code; its contacts: bob, carol and a group.
+ */
+async function logIn(t: TestApp, cat: Catalogue, net: MockNetwork, callbackUrl: string, customer?: Customer) {
+  const c = customer ?? (await customerWithSubAccount(t, cat));
+  expect((await t.call(callbackCalls.resetCallbackUrl, { callbackUrl }, { headers: c.creds })).code).toBe(
+    '200',
+  );
+  const qr = await t.call(messagingCalls.getQrCode, {}, { headers: c.creds });
+  expect(qr.code).toBe('200');
+  const mocker = net.latest;
+  const { instanceId, deviceId } = qr.data;
+  // The QR code is the network's, not a simulator page.
+  expect(qr.data.qrUrl).toMatch(/^qr:\/\/mock\/\d+$/);
+  const me = mocker.createContact({ name: '客服小王' });
+  const [bob, carol] = mocker.createContacts(2);
+  const room = mocker.createRoom({ topic: '项目群', memberIdList: [me.id, bob!.id, carol!.id] });
+  const status = async () =>
+    (await t.call(messagingCalls.checkQrCode, { instanceId }, { headers: c.creds })).data;
+  expect(await status()).toMatchObject({ state: 'waiting', account: null });
+
+  mocker.scan(qr.data.qrUrl, ScanStatus.Scanned);
+  await until(async () => (await status()).state === 'scanned', 'the scan');
+  mocker.login(me);
+  const done = await until(async () => {
+    const s = await status();
+    return s.state === 'confirmed' && s;
+  }, 'the login');
+  expect(done.account).toMatchObject({ wxid: me.id, nickname: '客服小王', status: 'online' });
+  return { c, mocker, me, bob: bob!, carol: carol!, room, wxid: me.id as string, instanceId, deviceId };
+}
+
 describe.each(dialects)('wechaty provider with puppet-mock (%s)', (dialect) => {
   let t: TestApp;
   let cat: Catalogue;
@@ -95,35 +155,7 @@ describe.each(dialects)('wechaty provider with puppet-mock (%s)', (dialect) => {
   });
 
   /** A customer whose sub-account's callbacks go to the receiver, with an account logged in. */
-  async function loggedIn() {
-    const c = await customerWithSubAccount(t, cat);
-    expect(
-      (await t.call(callbackCalls.resetCallbackUrl, { callbackUrl: receiver.url }, { headers: c.creds }))
-        .code,
-    ).toBe('200');
-    const qr = await t.call(messagingCalls.getQrCode, {}, { headers: c.creds });
-    expect(qr.code).toBe('200');
-    const mocker = net.latest;
-    const { instanceId, deviceId } = qr.data;
-    // The QR code is the network's, not a simulator page.
-    expect(qr.data.qrUrl).toMatch(/^qr:\/\/mock\/\d+$/);
-    const me = mocker.createContact({ name: '客服小王' });
-    const [bob, carol] = mocker.createContacts(2);
-    const room = mocker.createRoom({ topic: '项目群', memberIdList: [me.id, bob!.id, carol!.id] });
-    const status = async () =>
-      (await t.call(messagingCalls.checkQrCode, { instanceId }, { headers: c.creds })).data;
-    expect(await status()).toMatchObject({ state: 'waiting', account: null });
-
-    mocker.scan(qr.data.qrUrl, ScanStatus.Scanned);
-    await until(async () => (await status()).state === 'scanned', 'the scan');
-    mocker.login(me);
-    const done = await until(async () => {
-      const s = await status();
-      return s.state === 'confirmed' && s;
-    }, 'the login');
-    expect(done.account).toMatchObject({ wxid: me.id, nickname: '客服小王', status: 'online' });
-    return { c, mocker, me, bob: bob!, carol: carol!, room, wxid: me.id as string, instanceId, deviceId };
-  }
+  const loggedIn = (customer?: Customer) => logIn(t, cat, net, receiver.url, customer);
 
   it('logs an account in by the network QR code, reads its contacts, and talks both ways', async () => {
     const { c, mocker, bob, room, wxid } = await loggedIn();
@@ -282,22 +314,31 @@ describe.each(dialects)('wechaty provider with puppet-mock (%s)', (dialect) => {
   });
 
   it('answers clear errors when the network has no free token or gives no QR code', async () => {
-    // Two tokens: the first test's account holds one (still online).
     const c = await customerWithSubAccount(t, cat);
     const auth = { headers: c.creds };
-    const holding = await t.call(messagingCalls.getQrCode, {}, auth);
-    expect(holding.code).toBe('200');
-    const none = await t.call(messagingCalls.getQrCode, {}, auth);
-    expect(none.status).toBe(503);
-    expect(none.message).toContain('登录名额已用完');
-    // the phone cancels: its token is free again
-    net.latest.scan('', ScanStatus.Cancel);
-    const check = async () =>
-      (await t.call(messagingCalls.checkQrCode, { instanceId: holding.data.instanceId }, auth)).data.state;
-    await until(async () => (await check()) === 'cancelled', 'the cancel');
-    await until(async () => net.latest.puppet.state.inactive() && true, 'the puppet to stop');
+    // QR logins take the free tokens one by one; then the network has no room.
+    const holding: string[] = [];
+    let refused: Awaited<ReturnType<typeof t.call>> | undefined;
+    for (let i = 0; i <= net.tokens.length && !refused; i++) {
+      const qr = await t.call(messagingCalls.getQrCode, {}, auth);
+      if (qr.code === '200') holding.push(qr.data.instanceId);
+      else refused = qr;
+    }
+    expect(refused?.status).toBe(503);
+    expect(refused?.message).toContain('登录名额已用完');
+    // the phones cancel: the tokens are free again
+    const puppets = net.mockers.slice(-holding.length);
+    for (const m of puppets) m.scan('', ScanStatus.Cancel);
+    for (const instanceId of holding) {
+      await until(
+        async () =>
+          (await t.call(messagingCalls.checkQrCode, { instanceId }, auth)).data.state === 'cancelled',
+        'the cancel',
+      );
+    }
+    await until(async () => puppets.every((m) => m.puppet.state.inactive()), 'the puppets to stop');
 
-    net.failStarts = 1;
+    net.plan.push({ kind: 'silent' });
     const silent = await t.call(messagingCalls.getQrCode, {}, auth);
     expect(silent.status).toBe(503);
     expect(silent.message).toContain('未能及时给出二维码');
@@ -305,9 +346,153 @@ describe.each(dialects)('wechaty provider with puppet-mock (%s)', (dialect) => {
     net.latest.scan('', ScanStatus.Cancel);
   }, 20_000);
 
+  it('logs a device back in with the token it used before (the same remote puppet)', async () => {
+    const c = await customerWithSubAccount(t, cat);
+    const first = await loggedIn(c);
+    const tokenOf = (deviceId: string) => net.tokensUsed.filter((u) => u.deviceId === deviceId).at(-1)?.token;
+    const used = tokenOf(first.deviceId);
+    expect(used).toBeDefined();
+    await t.call(messagingCalls.logout, { wxid: first.wxid }, { headers: c.creds });
+    // another device takes a token meanwhile; this one still gets its own back
+    const other = await t.call(messagingCalls.getQrCode, {}, { headers: c.creds });
+    expect(tokenOf(other.data.deviceId)).not.toBe(used);
+    const again = await t.call(messagingCalls.getQrCode, { deviceId: first.deviceId }, { headers: c.creds });
+    expect(again.code).toBe('200');
+    expect(tokenOf(first.deviceId)).toBe(used);
+    for (const m of net.mockers.slice(-2)) m.scan('', ScanStatus.Cancel);
+  });
+
+  it('reconnects an account whose puppet stopped: offline meanwhile, then online with the same session', async () => {
+    const s = await loggedIn();
+    const auth = { headers: s.c.creds };
+    const status = async () => (await t.call(messagingCalls.getAuth, { wxid: s.wxid }, auth)).data;
+    net.plan.push({ kind: 'resume', id: s.wxid, name: '客服小王', friends: [{ id: s.bob.id, name: 'Bob' }] });
+    const before = receiver.events.length;
+    await s.mocker.puppet.stop(); // the connection breaks
+    const offline = await until(async () => {
+      const a = await status();
+      return a.status === 'offline' && a;
+    }, 'the account to show offline');
+    expect(offline.logoutReason).toBe('消息通道连接中断，正在重连');
+    const refused = await t.call(
+      messagingCalls.sendMsgText,
+      { wxid: s.wxid, toWxid: s.bob.id, content: 'x' },
+      auth,
+    );
+    expect(refused.status).toBe(400);
+    await until(async () => (await status()).status === 'online', 'the account to come back');
+    const sent = await t.call(
+      messagingCalls.sendMsgText,
+      { wxid: s.wxid, toWxid: s.bob.id, content: '恢复了' },
+      auth,
+    );
+    expect(sent.data.status).toBe('sent');
+    // the program heard both: offline with the reason, then online again
+    await until(async () => {
+      const types = receiver.events.slice(before).map((e) => e.type);
+      return types.includes('logout') && types.includes('login');
+    }, 'the callbacks');
+    // the login stays the same session: still one login record, not ended
+    const logins = await t.database.db
+      .selectFrom('wx_logins')
+      .select(['id', 'ended_at'])
+      .where('wxid', '=', s.wxid)
+      .execute();
+    expect(logins).toEqual([{ id: s.instanceId, ended_at: null }]);
+  });
+
+  it('ends the session when the network lost it, or after the last reconnection attempt', async () => {
+    const gone = await loggedIn();
+    net.plan.push({ kind: 'qr' }); // the network asks for a new scan: its session is gone
+    await gone.mocker.puppet.stop();
+    const statusOf = async (x: typeof gone) =>
+      (await t.call(messagingCalls.getAuth, { wxid: x.wxid }, { headers: x.c.creds })).data;
+    await until(
+      async () => (await statusOf(gone)).logoutReason === '微信登录已失效，请重新扫码登录',
+      'the end',
+    );
+    expect((await statusOf(gone)).status).toBe('offline');
+
+    const silent = await loggedIn();
+    net.plan.push({ kind: 'silent' }, { kind: 'silent' }, { kind: 'silent' }, { kind: 'silent' });
+    await silent.mocker.puppet.stop();
+    await until(
+      async () => (await statusOf(silent)).logoutReason === '消息通道连接中断，请重新扫码登录',
+      'giving up',
+      10_000,
+    );
+    const ended = await t.database.db
+      .selectFrom('wx_logins')
+      .select('ended_at')
+      .where('id', '=', silent.instanceId)
+      .executeTakeFirst();
+    expect(ended?.ended_at).not.toBeNull();
+  }, 20_000);
+
   it('answers that the simulator is off for its calls', async () => {
     const sim = await t.call(simCalls.scanStatus, { instanceId: 'x'.repeat(24) });
     expect(sim.status).toBe(404);
     expect(sim.message).toContain('模拟器未启用');
   });
+});
+
+describe.each(dialects)('wechaty provider across a restart (%s)', (dialect) => {
+  it('reconnects the accounts it had online, quietly; one whose session the network lost goes offline', async () => {
+    const pg = dialect === 'postgres' ? await createPgSchema() : undefined;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wxc-wechaty-restart-'));
+    const storage = pg ? { pgSchema: pg.schema } : { sqliteFile: path.join(dir, 'app.sqlite') };
+    const receiver = await callbackReceiver();
+    const start = (net: MockNetwork) =>
+      createTestApp(
+        dialect,
+        { ...MESSAGING_ENV, CALLBACK_ALLOW_PRIVATE: 'true' },
+        { ...storage, app: { messagingProvider: net.factory } },
+      );
+    try {
+      const before = new MockNetwork();
+      const a = await start(before);
+      const cat = await setUpCatalogue(a);
+      const kept = await logIn(a, cat, before, receiver.url);
+      const lost = await logIn(a, cat, before, receiver.url);
+      await a.close(); // puppets stop without logging out: the network keeps both sessions
+
+      const after = new MockNetwork();
+      after.planFor.set(kept.deviceId, {
+        kind: 'resume',
+        id: kept.wxid,
+        name: '客服小王',
+        friends: [{ id: kept.bob.id, name: 'Bob' }],
+      });
+      after.planFor.set(lost.deviceId, { kind: 'qr' });
+      const b = await start(after);
+      try {
+        const auth = { headers: kept.c.creds };
+        await until(async () => {
+          const r = await b.call(
+            messagingCalls.sendMsgText,
+            { wxid: kept.wxid, toWxid: kept.bob.id, content: '重启后' },
+            auth,
+          );
+          return r.code === '200' && r.data.status === 'sent';
+        }, 'a send after the restart');
+        // reconnected with the token that device used, and never shown offline
+        const tokenOf = (n: MockNetwork) => n.tokensUsed.find((u) => u.deviceId === kept.deviceId)?.token;
+        expect(tokenOf(after)).toBe(tokenOf(before));
+        const account = (await b.call(messagingCalls.getAuth, { wxid: kept.wxid }, auth)).data;
+        expect(account).toMatchObject({ status: 'online', logoutReason: null });
+        await until(async () => {
+          const a2 = (await b.call(messagingCalls.getAuth, { wxid: lost.wxid }, { headers: lost.c.creds }))
+            .data;
+          return a2.status === 'offline' && a2.logoutReason === '微信登录已失效，请重新扫码登录';
+        }, 'the lost session to end');
+        expect(receiver.events.filter((e) => e.type === 'logout' && e.data.wxid === kept.wxid)).toEqual([]);
+      } finally {
+        await b.close();
+      }
+    } finally {
+      await receiver.close();
+      await pg?.drop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
 });

@@ -415,6 +415,14 @@ export interface ShowcaseRolesTable {
   updated_at: number;
 }
 
+/** The wechaty provider's memory of a device: the network token it last used (a fingerprint). */
+export interface WechatyDevicesTable {
+  device_id: string;
+  /** SHA-256 hex of the token: the token itself is configuration, never stored. */
+  token_hash: string;
+  updated_at: number;
+}
+
 /** Template showcase: a company's saved showcase state, one JSON value per key (kanban, avatar). */
 export interface ShowcaseStateTable {
   company_id: string;
@@ -456,6 +464,7 @@ export interface DB {
   showcase_roles: ShowcaseRolesTable;
   showcase_tokens: ShowcaseTokensTable;
   showcase_state: ShowcaseStateTable;
+  wechaty_devices: WechatyDevicesTable;
   wx_devices: WxDevicesTable;
   wx_accounts: WxAccountsTable;
   wx_logins: WxLoginsTable;

@@ -140,9 +140,24 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
   }
 
   // ---- sessions
+  /** The account's login is still open: online, or offline while the provider reconnects it. */
+  async function loginOpen(row: WxAccountViewRow) {
+    if (!row.current_login_id) return false;
+    return (await repo.findLogin(db, row.current_login_id))?.ended_at == null;
+  }
+
   async function endSession(row: WxAccountViewRow, reason: string) {
     const now = Date.now();
-    if (!(await repo.takeOffline(db, row.id, reason, now))) return false;
+    if (!(await repo.takeOffline(db, row.id, reason, now))) {
+      // Offline already. A connection the provider is still restoring ends here too (its loss was
+      // announced then); anything else has ended before.
+      if (row.status === 'offline' && (await loginOpen(row))) {
+        await repo.updateLogin(db, row.current_login_id!, { ended_at: now, logout_reason: reason });
+        await repo.updateAccount(db, row.id, { logout_reason: reason, updated_at: now });
+        await provider.logout(ref(row)).catch((err) => log.warn({ err }, 'provider logout failed'));
+      }
+      return false;
+    }
     if (row.current_login_id)
       await repo.updateLogin(db, row.current_login_id, { ended_at: now, logout_reason: reason });
     await queue.failQueued(row, OFFLINE_SEND_ERROR);
@@ -206,16 +221,18 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
     const sub = (await subAccounts.subAccount(login.company_id, login.api_account_id))!;
     const now = Date.now();
     let accountId: string | undefined;
-    let previous: WxAccountViewRow | undefined;
+    let before: WxAccountViewRow | undefined;
     try {
       await withLock(db, `quota:${login.company_id}`, async (trx) => {
         const existing = await repo.findAccount(trx, login.company_id, profile.wxid);
+        before = existing;
         if (existing?.expire_at != null && existing.expire_at <= now)
           throw new AppError('CONFLICT', '该微信账号已到期，不能再登录');
         // The same account online elsewhere is replaced by this login and does not count twice.
-        if (existing?.status === 'online') previous = existing;
-        else if (sub.status !== 'active') throw new AppError('NOT_FOUND', '子账号已回收');
-        else await assertCanLogin(trx, login.company_id, sub);
+        if (existing?.status !== 'online') {
+          if (sub.status !== 'active') throw new AppError('NOT_FOUND', '子账号已回收');
+          await assertCanLogin(trx, login.company_id, sub);
+        }
         accountId = await putOnline(trx, login, profile, existing, now);
         const moved = await repo.moveLogin(trx, login.id, ['scanned', 'need_verify'], {
           state: 'confirmed',
@@ -243,8 +260,10 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
       }
       throw err;
     }
-    if (previous?.current_login_id && previous.current_login_id !== login.id) {
-      await repo.updateLogin(db, previous.current_login_id, {
+    // The account's session elsewhere ends: online on another device, or offline there while its
+    // connection was being restored.
+    if (before?.current_login_id && before.current_login_id !== login.id && (await loginOpen(before))) {
+      await repo.updateLogin(db, before.current_login_id, {
         ended_at: now,
         logout_reason: '在其他设备重新登录',
       });
@@ -257,10 +276,7 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
   }
 
   /** What the provider reports about logins and sessions. */
-  const events: Pick<
-    ProviderEvents,
-    'scanned' | 'needVerify' | 'confirmed' | 'cancelled' | 'expired' | 'loggedOut'
-  > = {
+  const events: Omit<ProviderEvents, 'message' | 'contactChanged'> = {
     async scanned(loginId, scanner) {
       const login = await repo.findLogin(db, loginId);
       if (!login) throw new AppError('NOT_FOUND', '二维码不存在');
@@ -303,6 +319,32 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
     async loggedOut(account, reason) {
       const row = await repo.findAccountById(db, account.accountId);
       if (row) await endSession(row, reason);
+    },
+    async connectionLost(account, reason) {
+      const row = await repo.findAccountById(db, account.accountId);
+      if (!row || row.device_id !== account.deviceId) return;
+      const now = Date.now();
+      if (!(await repo.takeOffline(db, row.id, reason, now))) return;
+      await queue.failQueued(row, OFFLINE_SEND_ERROR);
+      bus.publish({ kind: 'account', companyId: row.company_id, wxid: row.wxid, status: 'offline' });
+      await ctx.emitFor(row, 'logout', { wxid: row.wxid, reason, at: Math.floor(now / 1000) });
+    },
+    async connectionRestored(account) {
+      const row = await repo.findAccountById(db, account.accountId);
+      // Still this device's session, never ended meanwhile.
+      if (!row || row.device_id !== account.deviceId || !(await loginOpen(row))) return false;
+      if (row.status === 'online') return true;
+      const now = Date.now();
+      await repo.updateAccount(db, row.id, {
+        status: 'online',
+        online_since: now,
+        logout_reason: null,
+        updated_at: now,
+      });
+      const back = (await repo.findAccountById(db, row.id))!;
+      bus.publish({ kind: 'account', companyId: back.company_id, wxid: back.wxid, status: 'online' });
+      await ctx.emitFor(back, 'login', { ...toWxAccount(back), instanceId: back.current_login_id });
+      return true;
     },
   };
 

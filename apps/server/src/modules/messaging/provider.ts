@@ -64,6 +64,17 @@ export interface ProviderEvents {
   /** The network dropped the QR code (timed out or replaced): the customer asks for a new one. */
   expired(loginId: string): Promise<void>;
   loggedOut(account: AccountRef, reason: string): Promise<void>;
+  /**
+   * The network connection of a logged-in account broke; the provider is restoring it. The account
+   * is offline meanwhile (sends refused, queued ones failed, a logout callback), its login still open.
+   */
+  connectionLost(account: AccountRef, reason: string): Promise<void>;
+  /**
+   * The connection is back with the same network session: the account is online again (a login
+   * callback). False when that session ended meanwhile (logged out, or logged in on another device):
+   * the provider then lets the connection go.
+   */
+  connectionRestored(account: AccountRef): Promise<boolean>;
   message(account: AccountRef, message: IncomingMessage): Promise<void>;
   contactChanged(account: AccountRef, ids: string[]): Promise<void>;
 }
@@ -77,6 +88,11 @@ export interface MessagingProvider {
   startLogin(req: { loginId: string; deviceId: string; proxy: string }): Promise<{ qrContent: string }>;
   /** A QR login ended without an account (expired, cancelled, refused): what waited on it can go. */
   loginEnded(loginId: string): void;
+  /**
+   * At start: the accounts the records say are online. A provider whose sessions live outside this
+   * process reconnects them (or reports them lost); the simulator's live in the database already.
+   */
+  resume(accounts: AccountRef[]): void;
   /** Called once an account is online (a login confirmed), so the provider can set up its session. */
   accountOnline(account: AccountRef): Promise<void>;
   logout(account: AccountRef): Promise<void>;

@@ -184,6 +184,14 @@ export const someOnlineAccounts = (db: Kysely<DB>, limit: number) =>
     .limit(limit)
     .execute();
 
+/** Every account the records say is online (at start: the provider reconnects them). */
+export const allOnlineAccounts = (db: Kysely<DB>) =>
+  db
+    .selectFrom('wx_accounts')
+    .select(['id', 'company_id', 'wxid', 'device_id'])
+    .where('status', '=', 'online')
+    .execute();
+
 export const expiredOnline = (db: Kysely<DB>, now: number) =>
   db
     .selectFrom('wx_accounts')

@@ -104,6 +104,11 @@ export function createGateway(opts: GatewayOptions) {
 
     start(everyMs = 1000) {
       queue.start();
+      // Sessions the provider keeps outside this process (a real network) come back after a restart.
+      void repo
+        .allOnlineAccounts(db)
+        .then((rows) => provider.resume(rows.map(ctx.ref)))
+        .catch((err) => log.error({ err }, 'could not resume the online accounts'));
       sweeper = setInterval(
         () => void sweep().catch((err) => log.error({ err }, 'gateway sweep failed')),
         everyMs,

@@ -223,6 +223,9 @@ export function createSimulator(opts: SimulatorOptions) {
 
     loginEnded() {},
 
+    // Its network lives in the database: nothing to reconnect after a restart.
+    resume() {},
+
     async accountOnline(account) {
       if (await repo.hasNetwork(db, account.accountId)) return;
       const net = networkForDevice(account.deviceId);

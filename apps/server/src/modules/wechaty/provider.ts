@@ -1,28 +1,18 @@
-import type { Contact } from '@wxc/contract';
+import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { FileBoxInterface } from 'file-box';
+import type { Kysely } from 'kysely';
 import type { payloads } from 'wechaty-puppet';
+import type { DB } from '../../db/schema.js';
 import { AppError } from '../../lib/errors.js';
 import type { FileService } from '../files/service.js';
-import type {
-  AccountRef,
-  IncomingMessage,
-  MessagingProvider,
-  OutgoingMessage,
-  ProviderEvents,
-  RoomInfo,
-  SendOutcome,
-} from '../messaging/provider.js';
-import {
-  ContactType,
-  type FileBoxClass,
-  type Puppet,
-  type PuppetFactory,
-  PuppetMessageType,
-  ScanStatus,
-} from './puppet.js';
+import type { AccountRef, MessagingProvider, ProviderEvents } from '../messaging/provider.js';
+import { contactsOf } from './contacts.js';
+import { createMessageMapping, UNSUPPORTED } from './messages.js';
+import { describe, type FileBoxClass, type Puppet, type PuppetFactory, ScanStatus } from './puppet.js';
+import * as repo from './repo.js';
 
 export interface WechatyProviderOptions {
+  db: Kysely<DB>;
   log: FastifyBaseLogger;
   /** Where received pictures, videos, voice and files are stored (kind `media`). */
   files: Pick<FileService, 'save'>;
@@ -30,20 +20,27 @@ export interface WechatyProviderOptions {
   FileBox: FileBoxClass;
   /** Network credentials, one per logged-in account; empty: the puppet module needs none. */
   tokens: string[];
-  /** How long a starting puppet may take to show its first QR code. */
+  /** How long a starting puppet may take to show its first QR code, or to log back in. */
   startTimeoutMs?: number;
   /** How often a logged-in puppet is asked for a sign of life (puppet-service resets a silent one). */
   dingIntervalMs?: number;
+  /** Pauses between reconnection attempts: doubling from the first to the last, then given up. */
+  reconnect?: { firstMs: number; maxMs: number; attempts: number };
 }
 
-/** The largest received file kept (bigger ones are stored as a text saying so). */
-const MAX_MEDIA_BYTES = 25 * 1024 * 1024;
-const UNSUPPORTED = '当前消息通道不支持此类消息';
+const OFFLINE = '账号已下线，消息未发送';
+const LOST = '消息通道连接中断，正在重连';
+const GAVE_UP = '消息通道连接中断，请重新扫码登录';
+const SESSION_GONE = '微信登录已失效，请重新扫码登录';
+/** wechaty-puppet's own stop() says this in its logout event: the puppet stopped, not the account. */
+const PUPPET_STOPPED = 'puppet stop()';
 
-/** One puppet: a device's connection to the network, from its QR code to its logout. */
+/** One device's connection to the network, from its QR code to its logout, across reconnections. */
 interface Session {
   deviceId: string;
   puppet: Puppet;
+  /** Bumped whenever the puppet is replaced: events of an older one are ignored. */
+  generation: number;
   token: string | undefined;
   /** The QR login it answers now (getQrCode on the same device hands the puppet to a new one). */
   loginId: string | null;
@@ -51,25 +48,36 @@ interface Session {
   qr: string | null;
   scanned: boolean;
   account: AccountRef | null;
-  /** Set when we stop it: its own logout is not news. */
-  stopping: boolean;
+  /** Reconnecting a logged-in account: waiting for the puppet to log back in. */
+  restoring: boolean;
+  /** The account was reported offline for this outage (connectionLost). */
+  lossAnnounced: boolean;
+  attempts: number;
+  /** The end: stopped by us, its own logout is not news. */
   ended: boolean;
   /** Its events, handled one after another (a scan before the login it leads to). */
   chain: Promise<void>;
   firstQr: { resolve(qr: string): void; reject(err: Error): void } | null;
-  ding: NodeJS.Timeout | null;
+  timers: Set<NodeJS.Timeout>;
 }
 
+const fingerprint = (token: string) => createHash('sha256').update(token).digest('hex');
+
 /**
- * A real messaging network through wechaty (MESSAGING_PROVIDER=wechaty): one puppet per device.
- * getQrCode starts the device's puppet and shows the network's QR code; its scan and login events
- * drive the QR life cycle; its messages, contacts and logout reach the gateway like the simulator's.
- * Puppets live in this process (ARCHITECTURE "Messaging providers" says what multi-process needs).
+ * A real messaging network through wechaty (MESSAGING_PROVIDER=wechaty): one puppet per device,
+ * each holding one of the configured tokens. getQrCode starts the device's puppet and shows the
+ * network's QR code; its scan and login events drive the QR life cycle; its messages, contacts and
+ * logout reach the gateway like the simulator's. A puppet that stops by itself (its connection
+ * broke) is replaced with growing pauses while the account shows offline, and a restarted service
+ * reconnects the accounts it had online, through the token each device used (wechaty_devices).
+ * Puppets live in this process: config.ts runs one process with this provider.
  */
 export function createWechatyProvider(opts: WechatyProviderOptions): MessagingProvider {
-  const { log, files, FileBox } = opts;
+  const { db, log } = opts;
   const startTimeoutMs = opts.startTimeoutMs ?? 30_000;
-  const dingIntervalMs = opts.dingIntervalMs ?? 15_000;
+  const dingIntervalMs = opts.dingIntervalMs ?? 10_000;
+  const backoff = opts.reconnect ?? { firstMs: 1_000, maxMs: 60_000, attempts: 15 };
+  const mapping = createMessageMapping(opts);
   let events: ProviderEvents | undefined;
   const byDevice = new Map<string, Session>();
   const byAccount = new Map<string, Session>();
@@ -90,25 +98,54 @@ export function createWechatyProvider(opts: WechatyProviderOptions): MessagingPr
     });
   }
 
-  /** Stops the puppet and gives its token back; once per session, whoever asks first. */
+  function later(session: Session, ms: number, fn: () => void) {
+    const timer = setTimeout(() => {
+      session.timers.delete(timer);
+      fn();
+    }, ms);
+    timer.unref();
+    session.timers.add(timer);
+    return timer;
+  }
+
+  function clearTimers(session: Session) {
+    for (const t of session.timers) clearTimeout(t);
+    session.timers.clear();
+  }
+
+  /** Stops a puppet we are done with; its late events (an error, its own logout) go nowhere. */
+  async function retire(puppet: Puppet, deviceId: string) {
+    try {
+      await puppet.stop();
+    } catch (err) {
+      log.warn({ err: describe(err), deviceId }, 'wechaty: puppet stop failed');
+    }
+    puppet.removeAllListeners();
+    // An 'error' emitted with no listener throws: keep one.
+    puppet.on('error', () => undefined);
+  }
+
+  /** Stops the session's puppet and gives its token back; once per session, whoever asks first. */
   async function endSession(session: Session) {
     if (session.ended) return;
     session.ended = true;
-    session.stopping = true;
-    if (session.ding) clearInterval(session.ding);
+    session.generation += 1;
+    clearTimers(session);
     session.firstQr?.reject(new AppError('SERVICE_BUSY', '消息通道已停止'));
     session.firstQr = null;
     if (byDevice.get(session.deviceId) === session) byDevice.delete(session.deviceId);
     if (session.account && byAccount.get(session.account.accountId) === session)
       byAccount.delete(session.account.accountId);
-    try {
-      await session.puppet.stop();
-    } catch (err) {
-      log.warn({ err: describe(err), deviceId: session.deviceId }, 'wechaty: puppet stop failed');
-    }
-    session.puppet.removeAllListeners();
+    await retire(session.puppet, session.deviceId);
     if (session.token !== undefined) freeTokens.push(session.token);
     session.token = undefined;
+  }
+
+  /** The session ends for good and the gateway hears why (the account goes offline, its login ends). */
+  async function sessionOver(session: Session, reason: string) {
+    const account = session.account;
+    await endSession(session);
+    if (account) await emit().loggedOut(account, reason);
   }
 
   async function profileOf(puppet: Puppet, contactId: string) {
@@ -121,274 +158,184 @@ export function createWechatyProvider(opts: WechatyProviderOptions): MessagingPr
     };
   }
 
-  function listen(session: Session) {
-    const { puppet } = session;
+  // ---- events of a session's current puppet
+  function listen(session: Session, puppet: Puppet) {
+    const generation = session.generation;
+    // Events of a replaced or ended puppet are ignored.
+    const on = <T>(event: string, fn: (payload: T) => Promise<void>) =>
+      puppet.on(event, (payload: T) => {
+        if (session.generation !== generation || session.ended) return;
+        handle(session, event, () =>
+          session.generation !== generation || session.ended ? Promise.resolve() : fn(payload),
+        );
+      });
+
     puppet.on('error', (e: payloads.EventError) => {
       log.warn({ deviceId: session.deviceId, error: e?.data ?? e?.gerror }, 'wechaty: puppet error');
     });
-    puppet.on('scan', (e: payloads.EventScan) =>
-      handle(session, 'scan', async () => {
-        if (e.status === ScanStatus.Waiting && e.qrcode) {
-          const previous = session.qr;
-          session.qr = e.qrcode;
-          session.scanned = false;
-          if (session.firstQr) {
-            session.firstQr.resolve(e.qrcode);
-            session.firstQr = null;
-          } else if (previous !== e.qrcode && session.loginId) {
-            // The network replaced its QR code: the one on the customer's screen is dead, and the
-            // customer's next getQrCode starts afresh (loginEnded ends this puppet).
-            await emit().expired(session.loginId);
-          }
-          return;
-        }
-        const loginId = session.loginId;
-        if (!loginId) return;
-        if (e.status === ScanStatus.Scanned && !session.scanned) {
-          session.scanned = true;
-          await emit().scanned(loginId, { nickname: '', avatar: '' });
-        } else if (e.status === ScanStatus.Cancel) {
-          await emit().cancelled(loginId);
-        } else if (e.status === ScanStatus.Timeout) {
-          await emit().expired(loginId);
-        }
-      }),
-    );
-    puppet.on('login', (e: payloads.EventLogin) =>
-      handle(session, 'login', async () => {
-        const loginId = session.loginId;
-        if (!loginId) {
-          // Logged in without a QR code we show (a puppet resuming on its own): nobody asked for it.
-          log.warn({ deviceId: session.deviceId }, 'wechaty: login without a pending QR code; logging out');
-          await endSession(session);
-          return;
-        }
-        session.loginId = null;
-        session.qr = null;
-        const profile = await profileOf(puppet, e.contactId);
-        try {
-          // Some networks never report the scan on its own.
-          if (!session.scanned)
-            await emit().scanned(loginId, { nickname: profile.nickname, avatar: profile.avatar });
-          session.scanned = true;
-          await emit().confirmed(loginId, profile);
-        } catch (err) {
-          // Refused (quota, package, the QR code expired meanwhile): the network session ends too.
-          log.info(
-            { deviceId: session.deviceId, reason: describe(err) },
-            'wechaty: login refused; logging out',
-          );
-          if (!session.ended) await puppet.logout('login refused').catch(() => undefined);
-          await endSession(session);
-        }
-      }),
-    );
-    puppet.on('logout', (e: payloads.EventLogout) =>
-      handle(session, 'logout', async () => {
-        if (session.stopping) return;
-        const account = session.account;
-        if (!account) return endSession(session);
-        await emit().loggedOut(account, e.data?.trim() ? `微信已退出：${e.data}` : '微信已退出登录');
-        await endSession(session);
-      }),
-    );
-    puppet.on('message', (e: payloads.EventMessage) =>
-      handle(session, 'message', async () => {
-        const account = session.account;
-        if (!account) return;
-        const m = await puppet.messagePayload(e.messageId);
-        // What the account itself sent (here or on its phone) is not a message to it.
-        if (m.talkerId === puppet.currentUserId) return;
-        await emit().message(account, await incoming(account, puppet, m));
-      }),
-    );
+    on<payloads.EventScan>('scan', (e) => onScan(session, e));
+    on<payloads.EventLogin>('login', (e) => onLogin(session, puppet, e));
+    on<payloads.EventLogout>('logout', async (e) => {
+      if (!session.account) return endSession(session);
+      // The puppet stopped by itself (a broken connection; puppet-service's watchdog): reconnect.
+      if (e.data === PUPPET_STOPPED || session.restoring) return reconnect(session);
+      await sessionOver(session, e.data?.trim() ? `微信已退出：${e.data}` : '微信已退出登录');
+    });
+    on<payloads.EventMessage>('message', async (e) => {
+      const account = session.account;
+      if (!account || session.restoring) return;
+      const m = await puppet.messagePayload(e.messageId);
+      // What the account itself sent (here or on its phone) is not a message to it.
+      if (m.talkerId === puppet.currentUserId) return;
+      await emit().message(account, await mapping.incoming(account, puppet, m));
+    });
     const changed = (ids: (string | undefined)[]) => {
       const account = session.account;
       if (!account) return Promise.resolve();
       return emit().contactChanged(account, [...new Set(ids.filter((id): id is string => !!id))]);
     };
-    puppet.on('friendship', (e: payloads.EventFriendship) =>
-      handle(session, 'friendship', () => changed([e.friendshipId])),
-    );
-    puppet.on('room-join', (e: payloads.EventRoomJoin) =>
-      handle(session, 'room-join', () => changed([e.roomId, ...e.inviteeIdList])),
-    );
-    puppet.on('room-leave', (e: payloads.EventRoomLeave) =>
-      handle(session, 'room-leave', () => changed([e.roomId, ...e.removeeIdList])),
-    );
-    puppet.on('room-topic', (e: payloads.EventRoomTopic) =>
-      handle(session, 'room-topic', () => changed([e.roomId])),
-    );
+    on<payloads.EventFriendship>('friendship', (e) => changed([e.friendshipId]));
+    on<payloads.EventRoomJoin>('room-join', (e) => changed([e.roomId, ...e.inviteeIdList]));
+    on<payloads.EventRoomLeave>('room-leave', (e) => changed([e.roomId, ...e.removeeIdList]));
+    on<payloads.EventRoomTopic>('room-topic', (e) => changed([e.roomId]));
   }
 
-  /** Keeps a received file as stored media; null when it is too big or cannot be fetched. */
-  async function saveMedia(account: AccountRef, box: FileBoxInterface, fallbackName: string) {
-    if (box.size > MAX_MEDIA_BYTES) return null;
-    const data = await box.toBuffer();
-    if (data.length > MAX_MEDIA_BYTES) return null;
-    const fileName = box.name || fallbackName;
-    const stored = await files.save('media', {
-      companyId: account.companyId,
-      origin: 'received',
-      data,
-      fileName,
-      ...(box.mediaType && box.mediaType !== 'application/octet-stream' ? { mime: box.mediaType } : {}),
-    });
-    return { mediaId: stored.id, mime: stored.mime, size: stored.size, fileName };
-  }
-
-  /** A puppet's message as the gateway stores it (raw types: 1 text, 3 image, 49/6 file, …). */
-  async function incoming(
-    account: AccountRef,
-    puppet: Puppet,
-    m: payloads.Message,
-  ): Promise<IncomingMessage> {
-    const peer = m.roomId || m.talkerId;
-    const base = { peer, sender: m.talkerId, appType: null, media: null };
-    const withFile = async (type: number, appType: number | null, label: string, fallbackName: string) => {
-      try {
-        const media = await saveMedia(account, await puppet.messageFile(m.id), fallbackName);
-        if (!media) return { ...base, type: 1, content: `${label}（文件过大，未保存）` };
-        return { ...base, type, appType, content: appType === 6 ? media.fileName : label, media };
-      } catch (err) {
-        log.warn({ err: describe(err), messageId: m.id }, 'wechaty: could not fetch a received file');
-        return { ...base, type: 1, content: `${label}（未能获取）` };
+  async function onScan(session: Session, e: payloads.EventScan) {
+    if (session.account) {
+      // Reconnecting, the network asks for a QR code: its session of the account is gone.
+      if (e.status === ScanStatus.Waiting) await sessionOver(session, SESSION_GONE);
+      return;
+    }
+    if (e.status === ScanStatus.Waiting && e.qrcode) {
+      const previous = session.qr;
+      session.qr = e.qrcode;
+      session.scanned = false;
+      if (session.firstQr) {
+        session.firstQr.resolve(e.qrcode);
+        session.firstQr = null;
+      } else if (previous !== e.qrcode && session.loginId) {
+        // The network replaced its QR code: the one on the customer's screen is dead, and the
+        // customer's next getQrCode starts afresh (loginEnded ends this puppet).
+        await emit().expired(session.loginId);
       }
-    };
-    switch (m.type) {
-      case PuppetMessageType.Text:
-        return { ...base, type: 1, content: m.text ?? '' };
-      case PuppetMessageType.Image:
-        return withFile(3, null, '[图片]', 'image.jpg');
-      case PuppetMessageType.Video:
-        return withFile(43, null, '[视频]', 'video.mp4');
-      case PuppetMessageType.Audio:
-        return withFile(34, null, '[语音]', 'voice.sil');
-      case PuppetMessageType.Emoticon:
-        return withFile(47, null, '[表情]', 'emoticon.gif');
-      case PuppetMessageType.Attachment:
-        return withFile(49, 6, '[文件]', m.filename || 'file');
-      case PuppetMessageType.Url: {
-        const link = await puppet.messageUrl(m.id);
-        return {
-          ...base,
-          type: 49,
-          appType: 5,
-          content: link.title,
-          media: {
-            title: link.title,
-            description: link.description ?? '',
-            url: link.url,
-            ...(link.thumbnailUrl ? { thumbUrl: link.thumbnailUrl } : {}),
-          },
-        };
-      }
-      case PuppetMessageType.MiniProgram: {
-        const app = await puppet.messageMiniProgram(m.id);
-        return {
-          ...base,
-          type: 49,
-          appType: 33,
-          content: app.title ?? '[小程序]',
-          media: {
-            appId: app.appid ?? '',
-            username: app.username ?? '',
-            title: app.title ?? '',
-            coverUrl: app.thumbUrl ?? '',
-            pagePath: app.pagePath ?? '',
-            displayName: app.description ?? '',
-          },
-        };
-      }
-      case PuppetMessageType.Contact:
-        return { ...base, type: 42, content: '[名片]' };
-      case PuppetMessageType.Location:
-        return { ...base, type: 48, content: m.text || '[位置]' };
-      case PuppetMessageType.Recalled:
-        return { ...base, type: 10002, content: m.text || '[撤回了一条消息]' };
-      default:
-        return { ...base, type: 1, content: '[暂不支持的消息类型]' };
+      return;
+    }
+    const loginId = session.loginId;
+    if (!loginId) return;
+    if (e.status === ScanStatus.Scanned && !session.scanned) {
+      session.scanned = true;
+      await emit().scanned(loginId, { nickname: '', avatar: '' });
+    } else if (e.status === ScanStatus.Cancel) {
+      await emit().cancelled(loginId);
+    } else if (e.status === ScanStatus.Timeout) {
+      await emit().expired(loginId);
     }
   }
 
-  function sessionOf(account: AccountRef) {
-    const session = byAccount.get(account.accountId);
-    if (!session?.puppet.isLoggedIn) throw new AppError('ACCOUNT_OFFLINE');
-    return session;
-  }
-
-  /** A URL's last path segment as a file name (FileBox names the file after it). */
-  const nameFromUrl = (url: string, fallback: string) => {
+  async function onLogin(session: Session, puppet: Puppet, e: payloads.EventLogin) {
+    const account = session.account;
+    if (account) {
+      if (e.contactId !== account.wxid) {
+        // Another WeChat account on this token: not the session we were restoring.
+        await puppet.logout('unexpected account').catch(() => undefined);
+        return sessionOver(session, SESSION_GONE);
+      }
+      // A login repeated on a live connection (puppet-service replays it) changes nothing.
+      if (!session.restoring) return;
+      clearTimers(session);
+      session.restoring = false;
+      session.attempts = 0;
+      session.lossAnnounced = false;
+      keepAlive(session, puppet);
+      if (!(await emit().connectionRestored(account))) {
+        // Ended meanwhile (logged out, or logged in on another device): let this session go.
+        await puppet.logout('session ended').catch(() => undefined);
+        await endSession(session);
+      }
+      return;
+    }
+    const loginId = session.loginId;
+    if (!loginId) {
+      log.warn(
+        { deviceId: session.deviceId },
+        'wechaty: login without a pending QR code; stopping the puppet',
+      );
+      await puppet.logout('no pending login').catch(() => undefined);
+      return endSession(session);
+    }
+    session.loginId = null;
+    session.qr = null;
+    const profile = await profileOf(puppet, e.contactId);
     try {
-      const last = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '');
-      return last.includes('.') ? last : fallback;
-    } catch {
-      return fallback;
-    }
-  };
-
-  async function sendOne(puppet: Puppet, message: OutgoingMessage): Promise<SendOutcome> {
-    const media = message.media ?? {};
-    const str = (key: string) => (media[key] === undefined ? '' : String(media[key]));
-    // Media is fetched by the network from its URL (the customer's), never through this service.
-    const file = (name: string) => FileBox.fromUrl(str('url'), { name });
-    switch (message.type) {
-      case 1: {
-        const at = str('at');
-        await puppet.messageSendText(message.peer, message.content, at ? at.split(',') : undefined);
-        return { ok: true };
-      }
-      case 3:
-        await puppet.messageSendFile(message.peer, file(nameFromUrl(str('url'), 'image.jpg')));
-        return { ok: true };
-      case 43:
-        await puppet.messageSendFile(message.peer, file(nameFromUrl(str('url'), 'video.mp4')));
-        return { ok: true };
-      case 34:
-        await puppet.messageSendFile(message.peer, file(nameFromUrl(str('url'), 'voice.sil')));
-        return { ok: true };
-      case 47:
-        // The puppet API sends files, not emoticons by md5.
-        return { ok: false, error: '当前消息通道不支持发送表情' };
-      case 49:
-        if (message.appType === 6) {
-          await puppet.messageSendFile(
-            message.peer,
-            file(str('fileName') || nameFromUrl(str('url'), 'file')),
-          );
-          return { ok: true };
-        }
-        if (message.appType === 5) {
-          await puppet.messageSendUrl(message.peer, {
-            title: str('title'),
-            url: str('url'),
-            description: str('description'),
-            ...(str('thumbUrl') ? { thumbnailUrl: str('thumbUrl') } : {}),
-          });
-          return { ok: true };
-        }
-        if (message.appType === 33) {
-          await puppet.messageSendMiniProgram(message.peer, {
-            appid: str('appId'),
-            username: str('username'),
-            title: str('title'),
-            pagePath: str('pagePath'),
-            thumbUrl: str('coverUrl'),
-            description: str('displayName'),
-          });
-          return { ok: true };
-        }
-        return { ok: false, error: UNSUPPORTED };
-      default:
-        return { ok: false, error: UNSUPPORTED };
+      // Some networks never report the scan on its own.
+      if (!session.scanned)
+        await emit().scanned(loginId, { nickname: profile.nickname, avatar: profile.avatar });
+      session.scanned = true;
+      await emit().confirmed(loginId, profile);
+    } catch (err) {
+      // Refused (quota, package, the QR code expired meanwhile): the network session ends too.
+      log.info({ deviceId: session.deviceId, reason: describe(err) }, 'wechaty: login refused; logging out');
+      if (!session.ended) await puppet.logout('login refused').catch(() => undefined);
+      await endSession(session);
     }
   }
 
-  async function startPuppet(deviceId: string, loginId: string): Promise<string> {
-    if (opts.tokens.length > 0 && freeTokens.length === 0) {
+  /** Asks a logged-in puppet for signs of life: puppet-service's watchdog resets a silent one. */
+  function keepAlive(session: Session, puppet: Puppet) {
+    if (dingIntervalMs <= 0) return;
+    const generation = session.generation;
+    const tick = () => {
+      if (session.generation !== generation || session.ended) return;
+      try {
+        puppet.ding('keepalive');
+      } catch {
+        // not connected right now; the puppet's error events say why
+      }
+      later(session, dingIntervalMs, tick);
+    };
+    later(session, dingIntervalMs, tick);
+  }
+
+  // ---- starting puppets
+  /** A free token, preferring the one the device used last (the same remote puppet, the same identity). */
+  async function takeToken(deviceId: string): Promise<string | undefined> {
+    if (opts.tokens.length === 0) return undefined;
+    if (freeTokens.length === 0) {
       throw new AppError('SERVICE_BUSY', '消息通道的登录名额已用完，请稍后再试或联系客服增加名额');
     }
-    const token = opts.tokens.length > 0 ? freeTokens.shift() : undefined;
+    const preferred = await repo.deviceTokenHash(db, deviceId);
+    const index = Math.max(
+      0,
+      freeTokens.findIndex((t) => fingerprint(t) === preferred),
+    );
+    const [token] = freeTokens.splice(index, 1);
+    await repo.rememberDeviceToken(db, deviceId, fingerprint(token!), Date.now());
+    return token;
+  }
+
+  function newSession(deviceId: string, token: string | undefined, puppet: Puppet): Session {
+    return {
+      deviceId,
+      puppet,
+      generation: 0,
+      token,
+      loginId: null,
+      qr: null,
+      scanned: false,
+      account: null,
+      restoring: false,
+      lossAnnounced: false,
+      attempts: 0,
+      ended: false,
+      chain: Promise.resolve(),
+      firstQr: null,
+      timers: new Set(),
+    };
+  }
+
+  /** Starts the device's puppet for a QR login and answers the network's first QR code. */
+  async function startForLogin(deviceId: string, loginId: string): Promise<string> {
+    const token = await takeToken(deviceId);
     let puppet: Puppet;
     try {
       puppet = opts.createPuppet({ deviceId, token });
@@ -396,25 +343,13 @@ export function createWechatyProvider(opts: WechatyProviderOptions): MessagingPr
       if (token !== undefined) freeTokens.push(token);
       throw err;
     }
-    const session: Session = {
-      deviceId,
-      puppet,
-      token,
-      loginId,
-      qr: null,
-      scanned: false,
-      account: null,
-      stopping: false,
-      ended: false,
-      chain: Promise.resolve(),
-      firstQr: null,
-      ding: null,
-    };
+    const session = newSession(deviceId, token, puppet);
+    session.loginId = loginId;
     byDevice.set(deviceId, session);
     const firstQr = new Promise<string>((resolve, reject) => {
       session.firstQr = { resolve, reject };
     });
-    listen(session);
+    listen(session, puppet);
     let timer: NodeJS.Timeout | undefined;
     try {
       await puppet.start();
@@ -437,6 +372,68 @@ export function createWechatyProvider(opts: WechatyProviderOptions): MessagingPr
     }
   }
 
+  /**
+   * (Re)connects a logged-in account's session with a new puppet on the same token. The network
+   * answers with a login (restored), a QR code (its session is gone) or nothing in time (try again).
+   */
+  function connect(session: Session) {
+    if (session.ended) return;
+    let puppet: Puppet;
+    try {
+      puppet = opts.createPuppet({ deviceId: session.deviceId, token: session.token });
+    } catch (err) {
+      log.warn({ err: describe(err), deviceId: session.deviceId }, 'wechaty: could not make a puppet');
+      handle(session, 'create', () => reconnect(session));
+      return;
+    }
+    restoreWith(session, puppet);
+  }
+
+  function restoreWith(session: Session, puppet: Puppet) {
+    session.generation += 1;
+    session.puppet = puppet;
+    session.restoring = true;
+    listen(session, puppet);
+    const generation = session.generation;
+    const retry = () => {
+      if (session.generation === generation && session.restoring)
+        handle(session, 'reconnect', () => reconnect(session));
+    };
+    later(session, startTimeoutMs, retry);
+    puppet.start().catch((err) => {
+      log.warn({ err: describe(err), deviceId: session.deviceId }, 'wechaty: puppet did not start');
+      retry();
+    });
+  }
+
+  /** The connection broke (or did not come back): the account is offline, the next attempt is planned. */
+  async function reconnect(session: Session) {
+    const account = session.account;
+    if (session.ended || !account) return;
+    session.generation += 1;
+    session.restoring = true;
+    clearTimers(session);
+    void retire(session.puppet, session.deviceId);
+    if (session.attempts >= backoff.attempts) return sessionOver(session, GAVE_UP);
+    if (!session.lossAnnounced) {
+      session.lossAnnounced = true;
+      await emit().connectionLost(account, LOST);
+    }
+    const pause = Math.min(backoff.firstMs * 2 ** session.attempts, backoff.maxMs);
+    session.attempts += 1;
+    log.info(
+      { deviceId: session.deviceId, attempt: session.attempts, pauseMs: pause },
+      'wechaty: reconnecting',
+    );
+    later(session, pause, () => connect(session));
+  }
+
+  function sessionOf(account: AccountRef) {
+    const session = byAccount.get(account.accountId);
+    if (!session || session.restoring || !session.puppet.isLoggedIn) throw new AppError('ACCOUNT_OFFLINE');
+    return session;
+  }
+
   return {
     name: 'wechaty',
 
@@ -446,14 +443,14 @@ export function createWechatyProvider(opts: WechatyProviderOptions): MessagingPr
 
     async startLogin({ loginId, deviceId }) {
       const running = byDevice.get(deviceId);
-      if (running && !running.puppet.isLoggedIn && running.qr) {
+      if (running && !running.account && running.qr) {
         // The device's puppet still waits for a scan: the new QR login takes it over.
         running.loginId = loginId;
         running.scanned = false;
         return { qrContent: running.qr };
       }
       if (running) await endSession(running);
-      return { qrContent: await startPuppet(deviceId, loginId) };
+      return { qrContent: await startForLogin(deviceId, loginId) };
     },
 
     loginEnded(loginId) {
@@ -464,6 +461,37 @@ export function createWechatyProvider(opts: WechatyProviderOptions): MessagingPr
       }
     },
 
+    resume(accounts) {
+      for (const account of accounts) {
+        void (async () => {
+          if (byAccount.has(account.accountId)) return;
+          let token: string | undefined;
+          if (opts.tokens.length > 0) {
+            const used = await repo.deviceTokenHash(db, account.deviceId);
+            const index = freeTokens.findIndex((t) => fingerprint(t) === used);
+            // Its token is no longer configured (or taken): that session cannot be reached.
+            if (index < 0) return emit().loggedOut(account, GAVE_UP);
+            [token] = freeTokens.splice(index, 1);
+          }
+          let puppet: Puppet;
+          try {
+            puppet = opts.createPuppet({ deviceId: account.deviceId, token });
+          } catch (err) {
+            if (token !== undefined) freeTokens.push(token);
+            throw err;
+          }
+          const session = newSession(account.deviceId, token, puppet);
+          session.account = account;
+          byDevice.set(account.deviceId, session);
+          byAccount.set(account.accountId, session);
+          // Quietly: a quick restart is not news; the loss is announced only if this fails (reconnect).
+          restoreWith(session, puppet);
+        })().catch((err) =>
+          log.error({ err: describe(err), accountId: account.accountId }, 'wechaty: resume failed'),
+        );
+      }
+    },
+
     async accountOnline(account) {
       const session = byDevice.get(account.deviceId);
       if (!session) throw new Error(`wechaty: no puppet for device ${account.deviceId}`);
@@ -471,106 +499,33 @@ export function createWechatyProvider(opts: WechatyProviderOptions): MessagingPr
       if (before && before !== session) await endSession(before);
       session.account = account;
       byAccount.set(account.accountId, session);
-      if (dingIntervalMs > 0 && !session.ding) {
-        session.ding = setInterval(() => {
-          try {
-            session.puppet.ding('keepalive');
-          } catch {
-            // not connected right now; the puppet's own error event says why
-          }
-        }, dingIntervalMs);
-        session.ding.unref();
-      }
+      keepAlive(session, session.puppet);
     },
 
     async logout(account) {
       const session = byAccount.get(account.accountId);
-      if (!session) return;
-      session.stopping = true;
-      if (session.puppet.isLoggedIn) {
-        await session.puppet.logout('主动退出登录').catch((err) => {
+      if (!session || session.ended) return;
+      const { puppet } = session;
+      session.generation += 1; // its own logout event is ours, not news
+      if (!session.restoring && puppet.isLoggedIn) {
+        await puppet.logout('主动退出登录').catch((err) => {
           log.warn({ err: describe(err), deviceId: session.deviceId }, 'wechaty: puppet logout failed');
         });
       }
       await endSession(session);
     },
 
-    async syncAddressList(account) {
-      const { puppet } = sessionOf(account);
-      const self = puppet.currentUserId;
-      const friends: string[] = [];
-      const ghs: string[] = [];
-      for (const p of await contactPayloads(puppet, await puppet.contactList())) {
-        if (p.id === self || p.friend === false) continue;
-        if (p.type === ContactType.Official) ghs.push(p.id);
-        else if (p.type === ContactType.Individual || p.type === ContactType.Corporation) friends.push(p.id);
-      }
-      return { friends, chatrooms: await puppet.roomList(), ghs };
-    },
-
-    async listContacts(account) {
-      const { puppet } = sessionOf(account);
-      const self = puppet.currentUserId;
-      const people = (await contactPayloads(puppet, await puppet.contactList()))
-        .filter((p) => p.id !== self && p.friend !== false)
-        .map(toContact);
-      const rooms = await roomPayloads(puppet, await puppet.roomList());
-      return [...people, ...rooms.map(roomToContact)];
-    },
-
-    async getContacts(account, ids) {
-      const { puppet } = sessionOf(account);
-      const found = await Promise.all(
-        ids.map(async (id) => {
-          try {
-            return isRoomId(id)
-              ? roomToContact(await puppet.roomPayload(id))
-              : toContact(await puppet.contactPayload(id));
-          } catch {
-            return null;
-          }
-        }),
-      );
-      return found.filter((c): c is Contact => c !== null);
-    },
-
-    async hasContact(account, peer) {
-      const { puppet } = sessionOf(account);
-      try {
-        if (isRoomId(peer)) await puppet.roomPayload(peer);
-        else await puppet.contactPayload(peer);
-        return true;
-      } catch {
-        return false;
-      }
-    },
-
-    async getRoom(account, roomId): Promise<RoomInfo | null> {
-      const { puppet } = sessionOf(account);
-      let room: payloads.Room;
-      try {
-        room = await puppet.roomPayload(roomId);
-      } catch {
-        return null;
-      }
-      const members = await mapLimit(room.memberIdList, 8, async (id) => {
-        const m = await puppet.roomMemberPayload(roomId, id).catch(() => null);
-        return {
-          wxid: id,
-          nickname: m?.name ?? '',
-          displayName: m?.roomAlias ?? '',
-          inviter: m?.inviterId ?? '',
-          avatar: m?.avatar ?? '',
-        };
-      });
-      return { roomId, name: room.topic, owner: room.ownerId ?? '', avatar: room.avatar ?? '', members };
-    },
+    syncAddressList: async (account) => contactsOf.addressList(sessionOf(account).puppet),
+    listContacts: async (account) => contactsOf.listContacts(sessionOf(account).puppet),
+    getContacts: async (account, ids) => contactsOf.getContacts(sessionOf(account).puppet, ids),
+    hasContact: async (account, peer) => contactsOf.hasContact(sessionOf(account).puppet, peer),
+    getRoom: async (account, roomId) => contactsOf.getRoom(sessionOf(account).puppet, roomId),
 
     async send(account, message) {
       const session = byAccount.get(account.accountId);
-      if (!session?.puppet.isLoggedIn) return { ok: false, error: '账号已下线，消息未发送' };
+      if (!session || session.restoring || !session.puppet.isLoggedIn) return { ok: false, error: OFFLINE };
       try {
-        return await sendOne(session.puppet, message);
+        return await mapping.send(session.puppet, message);
       } catch (err) {
         const text = describe(err);
         if (/unsupported|unimplemented/i.test(text)) return { ok: false, error: UNSUPPORTED };
@@ -582,72 +537,9 @@ export function createWechatyProvider(opts: WechatyProviderOptions): MessagingPr
     proxies: () => [{ code: 'default', name: '默认线路', region: '消息通道' }],
 
     async stop() {
+      // Puppets stop without logging out: the network keeps the accounts' sessions, and the next
+      // start reconnects them (resume).
       await Promise.all([...byDevice.values()].map((s) => endSession(s)));
     },
   };
-}
-
-/** Puppets' room ids end with @chatroom (wechaty's convention; the mock follows it). */
-const isRoomId = (id: string) => id.endsWith('@chatroom');
-
-function toContact(p: payloads.Contact): Contact {
-  return {
-    wxid: p.id,
-    nickname: p.name,
-    remark: '',
-    alias: p.alias ?? '',
-    avatar: p.avatar ?? '',
-    sex: p.gender ?? 0,
-    signature: p.signature ?? '',
-    country: '',
-    province: p.province ?? '',
-    city: p.city ?? '',
-    kind: p.type === ContactType.Official ? 'gh' : 'friend',
-  };
-}
-
-function roomToContact(r: payloads.Room): Contact {
-  return {
-    wxid: r.id,
-    nickname: r.topic,
-    remark: '',
-    alias: '',
-    avatar: r.avatar ?? '',
-    sex: 0,
-    signature: '',
-    country: '',
-    province: '',
-    city: '',
-    kind: 'chatroom',
-  };
-}
-
-/** Payloads of many contacts, a few at a time (a hosted puppet answers each over the network). */
-async function contactPayloads(puppet: Puppet, ids: string[]) {
-  const found = await mapLimit(ids, 8, (id) => puppet.contactPayload(id).catch(() => null));
-  return found.filter((p): p is payloads.Contact => p !== null);
-}
-
-async function roomPayloads(puppet: Puppet, ids: string[]) {
-  const found = await mapLimit(ids, 8, (id) => puppet.roomPayload(id).catch(() => null));
-  return found.filter((p): p is payloads.Room => p !== null);
-}
-
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
-
-/** An error as one line for the log; puppets throw strings, Errors and gRPC statuses alike. */
-function describe(err: unknown): string {
-  if (err instanceof Error) return `${err.name}: ${err.message}`;
-  return String(err);
 }

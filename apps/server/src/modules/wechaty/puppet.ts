@@ -126,3 +126,9 @@ export async function loadPuppetModule(settings: PuppetSettings): Promise<{
     });
   return { createPuppet, FileBox };
 }
+
+/** An error as one line for the log; puppets throw strings, Errors and gRPC statuses alike. */
+export function describe(err: unknown): string {
+  if (err instanceof Error) return `${err.name}: ${err.message}`;
+  return String(err);
+}
