@@ -261,6 +261,17 @@ describe.each(dialects)('wechaty provider with puppet-mock (%s)', (dialect) => {
       async () => receiver.events.filter((e) => e.type === 'message').length >= 3 && true,
       'the message callbacks',
     );
+
+    // the group renamed and joined on the network: the program hears which contacts changed
+    room.topic('项目群（新）').by(bob);
+    room.add(mocker.createContact({ name: '新成员' })).by(bob);
+    await until(
+      async () =>
+        receiver.events.filter(
+          (e) => e.type === 'contact_change' && (e.data.ids as string[]).includes(room.id),
+        ).length >= 2,
+      'the contact changes',
+    );
     expect(receiver.events.some((e) => e.type === 'login')).toBe(true);
   });
 

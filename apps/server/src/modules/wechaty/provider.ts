@@ -176,7 +176,13 @@ export function createWechatyProvider(opts: WechatyProviderOptions): MessagingPr
     on<payloads.EventScan>('scan', (e) => onScan(session, e));
     on<payloads.EventLogin>('login', (e) => onLogin(session, puppet, e));
     on<payloads.EventLogout>('logout', async (e) => {
-      if (!session.account) return endSession(session);
+      if (!session.account) {
+        // Stopped while its QR code was on a screen: that code is dead.
+        const loginId = session.loginId;
+        await endSession(session);
+        if (loginId) await emit().expired(loginId);
+        return;
+      }
       // The puppet stopped by itself (a broken connection; puppet-service's watchdog): reconnect.
       if (e.data === PUPPET_STOPPED || session.restoring) return reconnect(session);
       await sessionOver(session, e.data?.trim() ? `微信已退出：${e.data}` : '微信已退出登录');
@@ -191,10 +197,14 @@ export function createWechatyProvider(opts: WechatyProviderOptions): MessagingPr
     });
     const changed = (ids: (string | undefined)[]) => {
       const account = session.account;
-      if (!account) return Promise.resolve();
-      return emit().contactChanged(account, [...new Set(ids.filter((id): id is string => !!id))]);
+      const known = [...new Set(ids.filter((id): id is string => !!id))];
+      if (!account || known.length === 0) return Promise.resolve();
+      return emit().contactChanged(account, known);
     };
-    on<payloads.EventFriendship>('friendship', (e) => changed([e.friendshipId]));
+    on<payloads.EventFriendship>('friendship', async (e) => {
+      const friendship = await puppet.friendshipPayload(e.friendshipId);
+      await changed([friendship.contactId]);
+    });
     on<payloads.EventRoomJoin>('room-join', (e) => changed([e.roomId, ...e.inviteeIdList]));
     on<payloads.EventRoomLeave>('room-leave', (e) => changed([e.roomId, ...e.removeeIdList]));
     on<payloads.EventRoomTopic>('room-topic', (e) => changed([e.roomId]));

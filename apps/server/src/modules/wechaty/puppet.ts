@@ -24,6 +24,7 @@ export interface Puppet {
   roomPayload(id: string): Promise<payloads.Room>;
   roomMemberPayload(roomId: string, memberId: string): Promise<payloads.RoomMember>;
   messagePayload(id: string): Promise<payloads.Message>;
+  friendshipPayload(id: string): Promise<payloads.Friendship>;
   messageFile(id: string): Promise<FileBoxInterface>;
   messageUrl(id: string): Promise<payloads.UrlLink>;
   messageMiniProgram(id: string): Promise<payloads.MiniProgram>;
