@@ -194,6 +194,53 @@ describe.each(dialects)('wechaty provider with puppet-mock (%s)', (dialect) => {
     await until(async () => got.length >= 2, 'the contact to receive both');
     expect(got[0]).toEqual({ type: PuppetMessageType.Text, text: '您好，在吗？' });
     expect(got[1]!.type).toBe(PuppetMessageType.Image);
+    // every other kind goes out through the puppet's matching call (the network fetches media by URL)
+    const base = { wxid, toWxid: bob.id };
+    const more = [
+      [
+        messagingCalls.sendMsgVideo,
+        {
+          ...base,
+          videoUrl: 'https://example.com/v/clip.mp4',
+          thumbUrl: 'https://example.com/t.jpg',
+          duration: 3,
+        },
+        43,
+      ],
+      [
+        messagingCalls.sendMsgVoice,
+        { ...base, voiceUrl: 'https://example.com/v/note.sil', duration: 2000 },
+        34,
+      ],
+      [messagingCalls.sendMsgFile, { ...base, fileUrl: 'https://example.com/f/1', fileName: '报价.pdf' }, 49],
+      [messagingCalls.sendMsgLink, { ...base, title: '介绍', url: 'https://example.com/' }, 49],
+      [
+        messagingCalls.sendMsgApp,
+        {
+          ...base,
+          appId: 'wx1234567890abcdef',
+          username: 'gh_0123456789ab@app',
+          title: '小程序',
+          coverUrl: 'https://example.com/c.jpg',
+          pagePath: 'pages/index',
+          displayName: '商城',
+        },
+        49,
+      ],
+    ] as const;
+    for (const [def, input, type] of more) {
+      // biome-ignore lint/suspicious/noExplicitAny: one loop over five call shapes
+      const res = await t.call(def as any, input as any, auth);
+      expect(res.data, def.path).toMatchObject({ type, status: 'sent' });
+    }
+    // the mock delivers files (typed by their names: it has no type for a .pdf) and accepts links
+    // and mini programs without delivering them
+    await until(async () => got.length >= 5, 'the contact to receive the files');
+    expect(got.slice(2, 5).map((g) => g.type)).toEqual([
+      PuppetMessageType.Video,
+      PuppetMessageType.Audio,
+      PuppetMessageType.Unknown,
+    ]);
     // a group text
     expect(
       (await t.call(messagingCalls.sendMsgText, { wxid, toWxid: room.id, content: '大家好' }, auth)).data
@@ -251,9 +298,15 @@ describe.each(dialects)('wechaty provider with puppet-mock (%s)', (dialect) => {
     mocker.puppet.emit('message', { messageId: fileMsgId });
     const attachment = await until(async () => {
       const h = await t.call(messagingCalls.showMsgConsole, { wxid, peer: bob.id }, auth);
-      return (h.data.list as { type: number; appType: number | null; content: string; msgId: string }[]).find(
-        (m) => m.type === 49 && m.appType === 6,
-      );
+      return (
+        h.data.list as {
+          direction: string;
+          type: number;
+          appType: number | null;
+          content: string;
+          msgId: string;
+        }[]
+      ).find((m) => m.direction === 'in' && m.type === 49 && m.appType === 6);
     }, 'the file');
     expect(attachment.content).toBe('报价单.pdf');
 
