@@ -102,9 +102,11 @@ async function configuredMessagingProvider(config: Config): Promise<MessagingPro
   if (config.messaging.provider !== 'wechaty') return undefined;
   const { loadPuppetModule } = await import('./modules/wechaty/puppet.js');
   const { createWechatyProvider } = await import('./modules/wechaty/provider.js');
-  const { createPuppet, FileBox } = await loadPuppetModule(config.wechaty);
-  return ({ db, log, files }) =>
-    createWechatyProvider({ db, log, files, createPuppet, FileBox, tokens: config.wechaty.tokens });
+  const { createPuppet, FileBox, forwardLogs } = await loadPuppetModule(config.wechaty);
+  return ({ db, log, files }) => {
+    forwardLogs(log);
+    return createWechatyProvider({ db, log, files, createPuppet, FileBox, tokens: config.wechaty.tokens });
+  };
 }
 
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { FileBox, FileBoxInterface } from 'file-box';
 import type { payloads } from 'wechaty-puppet';
 import { ConfigError } from '../../config.js';
@@ -86,6 +87,8 @@ export class PuppetModuleError extends ConfigError {}
 export async function loadPuppetModule(settings: PuppetSettings): Promise<{
   createPuppet: PuppetFactory;
   FileBox: FileBoxClass;
+  /** Sends the puppets' own log lines (warnings and errors) to the service's logger. */
+  forwardLogs(log: FastifyBaseLogger): void;
 }> {
   // biome-ignore lint/suspicious/noExplicitAny: a puppet module is whatever the operator installed
   let mod: any;
@@ -107,9 +110,16 @@ export async function loadPuppetModule(settings: PuppetSettings): Promise<{
     throw new PuppetModuleError(`WECHATY_PUPPET=${settings.module}: the module exports no puppet class`);
   }
   const { FileBox } = await import('file-box');
-  // brolog (the puppets' logger) prints to the console and, at verbose, the options with the token.
-  const wechatyPuppet = await import('wechaty-puppet');
-  wechatyPuppet.log.level('warn');
+  // brolog (the puppets' logger) prints text to the console and, at verbose, options with the token:
+  // warnings and errors only, as JSON lines of our logger.
+  const { log: brolog } = await import('wechaty-puppet');
+  brolog.level('warn');
+  const forwardLogs = (log: FastifyBaseLogger) => {
+    brolog.enableLogging((title: string, text?: string) => {
+      if (title === 'ERR') log.error({ source: 'wechaty' }, text ?? '');
+      else log.warn({ source: 'wechaty' }, text ?? '');
+    });
+  };
   const isService = settings.module === 'wechaty-puppet-service';
   const createPuppet: PuppetFactory = ({ token }) =>
     new Ctor({
@@ -125,7 +135,7 @@ export async function loadPuppetModule(settings: PuppetSettings): Promise<{
           }
         : {}),
     });
-  return { createPuppet, FileBox };
+  return { createPuppet, FileBox, forwardLogs };
 }
 
 /** An error as one line for the log; puppets throw strings, Errors and gRPC statuses alike. */
