@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { callbackCalls, messagingCalls, simCalls } from '@wxc/contract';
 import { FileBox } from 'file-box';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mock, PuppetMock } from 'wechaty-puppet-mock';
 import { createWechatyProvider } from '../src/modules/wechaty/provider.js';
 import { type Puppet, PuppetMessageType, ScanStatus } from '../src/modules/wechaty/puppet.js';
@@ -155,6 +155,9 @@ describe.each(dialects)('wechaty provider with puppet-mock (%s)', (dialect) => {
   });
 
   /** A customer whose sub-account's callbacks go to the receiver, with an account logged in. */
+  // A behaviour a test planned but no puppet used would surprise the next test.
+  afterEach(() => expect(net.plan, 'planned puppet behaviours left unused').toEqual([]));
+
   const loggedIn = (customer?: Customer) => logIn(t, cat, net, receiver.url, customer);
 
   it('logs an account in by the network QR code, reads its contacts, and talks both ways', async () => {
@@ -478,7 +481,8 @@ describe.each(dialects)('wechaty provider with puppet-mock (%s)', (dialect) => {
     expect((await statusOf(gone)).status).toBe('offline');
 
     const silent = await loggedIn();
-    net.plan.push({ kind: 'silent' }, { kind: 'silent' }, { kind: 'silent' }, { kind: 'silent' });
+    // three attempts (the test's backoff), each to a network that does not answer
+    net.plan.push({ kind: 'silent' }, { kind: 'silent' }, { kind: 'silent' });
     await silent.mocker.puppet.stop();
     await until(
       async () => (await statusOf(silent)).logoutReason === '消息通道连接中断，请重新扫码登录',
@@ -492,6 +496,30 @@ describe.each(dialects)('wechaty provider with puppet-mock (%s)', (dialect) => {
       .executeTakeFirst();
     expect(ended?.ended_at).not.toBeNull();
   }, 20_000);
+
+  it('ends a reconnecting session when its device starts a new QR login', async () => {
+    const s = await loggedIn();
+    const auth = { headers: s.c.creds };
+    net.plan.push({ kind: 'silent' });
+    await s.mocker.puppet.stop();
+    const status = async () => (await t.call(messagingCalls.getAuth, { wxid: s.wxid }, auth)).data;
+    await until(async () => (await status()).status === 'offline', 'the account to show offline');
+    // a reconnection attempt is under way (its puppet took the silent behaviour)
+    await until(async () => net.plan.length === 0, 'the reconnection attempt');
+    const qr = await t.call(messagingCalls.getQrCode, { deviceId: s.deviceId }, auth);
+    expect(qr.code).toBe('200');
+    await until(
+      async () => (await status()).logoutReason === '该设备已开始新的扫码登录',
+      'the old session to end',
+    );
+    const login = await t.database.db
+      .selectFrom('wx_logins')
+      .select('ended_at')
+      .where('id', '=', s.instanceId)
+      .executeTakeFirst();
+    expect(login?.ended_at).not.toBeNull();
+    net.latest.scan('', ScanStatus.Cancel);
+  });
 
   it('answers that the simulator is off for its calls', async () => {
     const sim = await t.call(simCalls.scanStatus, { instanceId: 'x'.repeat(24) });

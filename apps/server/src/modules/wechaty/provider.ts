@@ -423,12 +423,14 @@ export function createWechatyProvider(opts: WechatyProviderOptions): MessagingPr
     session.generation += 1;
     session.restoring = true;
     clearTimers(session);
-    void retire(session.puppet, session.deviceId);
     if (session.attempts >= backoff.attempts) return sessionOver(session, GAVE_UP);
     if (!session.lossAnnounced) {
       session.lossAnnounced = true;
       await emit().connectionLost(account, LOST);
     }
+    // Stopped before the next one starts: puppet-service locks a store per token while it runs.
+    await retire(session.puppet, session.deviceId);
+    if (session.ended) return;
     const pause = Math.min(backoff.firstMs * 2 ** session.attempts, backoff.maxMs);
     session.attempts += 1;
     log.info(
@@ -459,7 +461,9 @@ export function createWechatyProvider(opts: WechatyProviderOptions): MessagingPr
         running.scanned = false;
         return { qrContent: running.qr };
       }
-      if (running) await endSession(running);
+      // A session still reconnecting an account on this device ends: the device now logs in anew.
+      if (running?.account) await sessionOver(running, '该设备已开始新的扫码登录');
+      else if (running) await endSession(running);
       return { qrContent: await startForLogin(deviceId, loginId) };
     },
 
