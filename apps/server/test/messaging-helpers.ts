@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { apiAccountCalls, messagingCalls, OK_CODE, simCalls } from '@wxc/contract';
 import { buyAndPay, type setUpCatalogue } from './commerce-helpers.js';
 import { registerCompany, type TestApp } from './helpers.js';
@@ -56,4 +58,31 @@ export async function until<T>(
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** A picture of one pixel (PNG), as a contact would send one. */
+export const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** A callback receiver on loopback that answers 200 and keeps every event delivered, in order. */
+export async function callbackReceiver() {
+  const events: { type: string; data: Record<string, unknown> }[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () => {
+      events.push(JSON.parse(body));
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/cb`,
+    events,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }

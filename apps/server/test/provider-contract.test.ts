@@ -1,5 +1,3 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { callbackCalls, messagingCalls, simCalls } from '@wxc/contract';
 import { FileBox } from 'file-box';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +6,13 @@ import { createWechatyProvider } from '../src/modules/wechaty/provider.js';
 import { type Puppet, ScanStatus } from '../src/modules/wechaty/puppet.js';
 import { setUpCatalogue } from './commerce-helpers.js';
 import { createTestApp, dialects, type TestApp, type TestAppOptions } from './helpers.js';
-import { type Catalogue, customerWithSubAccount, MESSAGING_ENV, until } from './messaging-helpers.js';
+import {
+  type Catalogue,
+  callbackReceiver,
+  customerWithSubAccount,
+  MESSAGING_ENV,
+  until,
+} from './messaging-helpers.js';
 
 /**
  * The messaging providers' contract: one suite of what the gateway expects from a network, run
@@ -129,26 +133,6 @@ const PROVIDERS = [
   ['wechaty (puppet-mock)', wechatyMock],
 ] as const;
 
-async function callbackReceiver() {
-  const events: { type: string; data: Record<string, unknown> }[] = [];
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => {
-      body += c;
-    });
-    req.on('end', () => {
-      events.push(JSON.parse(body));
-      res.end('ok');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/cb`,
-    events,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
-
 describe.each(dialects)('messaging provider contract (%s)', (dialect) => {
   describe.each(PROVIDERS)('%s', (_name, makeDriver) => {
     const driver = makeDriver();
@@ -180,28 +164,28 @@ describe.each(dialects)('messaging provider contract (%s)', (dialect) => {
       return { auth, qr: qr.data as Issued, state };
     }
 
-    async function online(): Promise<Online> {
-      const { auth, qr, state } = await qrFor();
+    /** The phone scans, then confirms; answers the confirmed QR status. */
+    async function scanAndConfirm({ qr, state }: Awaited<ReturnType<typeof qrFor>>) {
       await driver.scan(t, qr);
       await until(async () => (await state()).state === 'scanned', 'the scan');
       await driver.confirm(t, qr);
-      const done = await until(async () => {
+      return until(async () => {
         const s = await state();
         return s.state === 'confirmed' && s;
       }, 'the login');
-      return { wxid: done.account.wxid, auth };
+    }
+
+    async function online(): Promise<Online> {
+      const issued = await qrFor();
+      const done = await scanAndConfirm(issued);
+      return { wxid: done.account.wxid, auth: issued.auth };
     }
 
     it('moves a QR login waiting -> scanned -> confirmed and brings the account online', async () => {
-      const { auth, qr, state } = await qrFor();
+      const issued = await qrFor();
+      const { auth, qr, state } = issued;
       expect(await state()).toMatchObject({ state: 'waiting', account: null });
-      await driver.scan(t, qr);
-      await until(async () => (await state()).state === 'scanned', 'the scan');
-      await driver.confirm(t, qr);
-      const done = await until(async () => {
-        const s = await state();
-        return s.state === 'confirmed' && s;
-      }, 'the login');
+      const done = await scanAndConfirm(issued);
       expect(done.account.status).toBe('online');
       const account = await t.call(messagingCalls.getAuth, { wxid: done.account.wxid }, auth);
       expect(account.data).toMatchObject({ status: 'online', deviceId: qr.deviceId });

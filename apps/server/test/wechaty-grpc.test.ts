@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,12 +11,7 @@ import { PuppetServer } from 'wechaty-puppet-service';
 import { PuppetMessageType, ScanStatus } from '../src/modules/wechaty/puppet.js';
 import { setUpCatalogue } from './commerce-helpers.js';
 import { createTestApp, dialects, type TestApp } from './helpers.js';
-import { customerWithSubAccount, MESSAGING_ENV, until } from './messaging-helpers.js';
-
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
+import { callbackReceiver, customerWithSubAccount, MESSAGING_ENV, PNG, until } from './messaging-helpers.js';
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -39,8 +33,7 @@ describe.each(dialects)('wechaty over puppet-service gRPC (%s)', (dialect) => {
   let mocker: mock.Mocker;
   let home: string;
   const previousHome = process.env.HOME;
-  const callbacks: { type: string; data: Record<string, unknown> }[] = [];
-  let receiver: http.Server;
+  let receiver: Awaited<ReturnType<typeof callbackReceiver>>;
 
   beforeAll(async () => {
     // puppet-service keeps a payload cache under ~/.wechaty: a throw-away home for the test.
@@ -57,17 +50,7 @@ describe.each(dialects)('wechaty over puppet-service gRPC (%s)', (dialect) => {
     server = new PuppetServer({ endpoint: `127.0.0.1:${port}`, puppet: new PuppetMock({ mocker }), token });
     await server.start();
 
-    receiver = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => {
-        body += c;
-      });
-      req.on('end', () => {
-        callbacks.push(JSON.parse(body));
-        res.end('ok');
-      });
-    });
-    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    receiver = await callbackReceiver();
 
     t = await createTestApp(dialect, {
       ...MESSAGING_ENV,
@@ -81,7 +64,7 @@ describe.each(dialects)('wechaty over puppet-service gRPC (%s)', (dialect) => {
   afterAll(async () => {
     await t?.close();
     await server?.stop();
-    await new Promise<void>((r) => receiver.close(() => r()));
+    await receiver?.close();
     process.env.HOME = previousHome;
     fs.rmSync(home, { recursive: true, force: true });
   });
@@ -90,8 +73,8 @@ describe.each(dialects)('wechaty over puppet-service gRPC (%s)', (dialect) => {
     const cat = await setUpCatalogue(t);
     const c = await customerWithSubAccount(t, cat);
     const auth = { headers: c.creds };
-    const { port } = receiver.address() as net.AddressInfo;
-    await t.call(callbackCalls.resetCallbackUrl, { callbackUrl: `http://127.0.0.1:${port}/cb` }, auth);
+    await t.call(callbackCalls.resetCallbackUrl, { callbackUrl: receiver.url }, auth);
+    const callbacks = receiver.events;
 
     const qr = await t.call(messagingCalls.getQrCode, {}, auth);
     expect(qr.code).toBe('200');

@@ -1,6 +1,4 @@
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { callbackCalls, messagingCalls, simCalls } from '@wxc/contract';
@@ -12,13 +10,14 @@ import { type Puppet, PuppetMessageType, ScanStatus } from '../src/modules/wecha
 import type { MessagingProviderFactory } from '../src/services.js';
 import { setUpCatalogue } from './commerce-helpers.js';
 import { createPgSchema, createTestApp, dialects, type TestApp } from './helpers.js';
-import { type Catalogue, customerWithSubAccount, MESSAGING_ENV, until } from './messaging-helpers.js';
-
-/** A PNG of one pixel: a picture a contact sends. */
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
+import {
+  type Catalogue,
+  callbackReceiver,
+  customerWithSubAccount,
+  MESSAGING_ENV,
+  PNG,
+  until,
+} from './messaging-helpers.js';
 
 /** What the next puppet the provider makes does when started. */
 type Behaviour =
@@ -76,27 +75,6 @@ class MockNetwork {
   get latest() {
     return this.mockers.at(-1)!;
   }
-}
-
-/** A callback receiver on loopback: every event delivered, by type. */
-async function callbackReceiver() {
-  const events: { type: string; data: Record<string, unknown> }[] = [];
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => {
-      body += c;
-    });
-    req.on('end', () => {
-      events.push(JSON.parse(body));
-      res.end('ok');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/cb`,
-    events,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
 }
 
 type Customer = Awaited<ReturnType<typeof customerWithSubAccount>>;
