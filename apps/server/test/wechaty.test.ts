@@ -358,6 +358,25 @@ describe.each(dialects)('wechaty provider with puppet-mock (%s)', (dialect) => {
     await until(async () => net.latest.puppet.state.inactive() && true, 'the puppet to stop');
   });
 
+  it('starts one puppet for a QR code asked for twice at once on one device (a double click)', async () => {
+    const c = await customerWithSubAccount(t, cat);
+    const auth = { headers: c.creds };
+    const first = await t.call(messagingCalls.getQrCode, {}, auth);
+    const firstPuppet = net.latest;
+    firstPuppet.scan('', ScanStatus.Cancel);
+    await until(async () => firstPuppet.puppet.state.inactive() && true, 'the first puppet to stop');
+    const puppets = net.mockers.length;
+    const deviceId = first.data.deviceId as string;
+    const [a, b] = await Promise.all([
+      t.call(messagingCalls.getQrCode, { deviceId }, auth),
+      t.call(messagingCalls.getQrCode, { deviceId }, auth),
+    ]);
+    expect([a.code, b.code]).toEqual(['200', '200']);
+    expect(a.data.qrUrl).toBe(b.data.qrUrl);
+    expect(net.mockers.length).toBe(puppets + 1);
+    net.latest.scan('', ScanStatus.Cancel);
+  });
+
   it('answers clear errors when the network has no free token or gives no QR code', async () => {
     const c = await customerWithSubAccount(t, cat);
     const auth = { headers: c.creds };

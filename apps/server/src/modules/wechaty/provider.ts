@@ -82,6 +82,8 @@ export function createWechatyProvider(opts: WechatyProviderOptions): MessagingPr
   const byDevice = new Map<string, Session>();
   const byAccount = new Map<string, Session>();
   const freeTokens = [...opts.tokens];
+  /** A device's start under way (startLogin), so a second one waits for it. */
+  const starting = new Map<string, Promise<void>>();
 
   const emit = () => {
     if (!events) throw new Error('wechaty provider: no gateway attached');
@@ -310,16 +312,22 @@ export function createWechatyProvider(opts: WechatyProviderOptions): MessagingPr
   /** A free token, preferring the one the device used last (the same remote puppet, the same identity). */
   async function takeToken(deviceId: string): Promise<string | undefined> {
     if (opts.tokens.length === 0) return undefined;
+    const preferred = await repo.deviceTokenHash(db, deviceId);
+    // Checked and taken with no await between: concurrent logins never share a token.
     if (freeTokens.length === 0) {
       throw new AppError('SERVICE_BUSY', '消息通道的登录名额已用完，请稍后再试或联系客服增加名额');
     }
-    const preferred = await repo.deviceTokenHash(db, deviceId);
     const index = Math.max(
       0,
       freeTokens.findIndex((t) => fingerprint(t) === preferred),
     );
-    const [token] = freeTokens.splice(index, 1);
-    await repo.rememberDeviceToken(db, deviceId, fingerprint(token!), Date.now());
+    const token = freeTokens.splice(index, 1)[0]!;
+    try {
+      await repo.rememberDeviceToken(db, deviceId, fingerprint(token), Date.now());
+    } catch (err) {
+      freeTokens.push(token);
+      throw err;
+    }
     return token;
   }
 
@@ -440,6 +448,21 @@ export function createWechatyProvider(opts: WechatyProviderOptions): MessagingPr
     later(session, pause, () => connect(session));
   }
 
+  /** getQrCode's provider side (see startLogin): the device's waiting puppet, or a new one. */
+  async function startLoginNow(loginId: string, deviceId: string): Promise<{ qrContent: string }> {
+    const running = byDevice.get(deviceId);
+    if (running && !running.account && running.qr) {
+      // The device's puppet still waits for a scan: the new QR login takes it over.
+      running.loginId = loginId;
+      running.scanned = false;
+      return { qrContent: running.qr };
+    }
+    // A session still reconnecting an account on this device ends: the device now logs in anew.
+    if (running?.account) await sessionOver(running, '该设备已开始新的扫码登录');
+    else if (running) await endSession(running);
+    return { qrContent: await startForLogin(deviceId, loginId) };
+  }
+
   function sessionOf(account: AccountRef) {
     const session = byAccount.get(account.accountId);
     if (!session || session.restoring || !session.puppet.isLoggedIn) throw new AppError('ACCOUNT_OFFLINE');
@@ -454,17 +477,22 @@ export function createWechatyProvider(opts: WechatyProviderOptions): MessagingPr
     },
 
     async startLogin({ loginId, deviceId }) {
-      const running = byDevice.get(deviceId);
-      if (running && !running.account && running.qr) {
-        // The device's puppet still waits for a scan: the new QR login takes it over.
-        running.loginId = loginId;
-        running.scanned = false;
-        return { qrContent: running.qr };
+      // One start per device at a time (a double click): the second takes over the first's puppet.
+      const before = starting.get(deviceId);
+      const mine = (async () => {
+        await before;
+        return startLoginNow(loginId, deviceId);
+      })();
+      const settled = mine.then(
+        () => undefined,
+        () => undefined,
+      );
+      starting.set(deviceId, settled);
+      try {
+        return await mine;
+      } finally {
+        if (starting.get(deviceId) === settled) starting.delete(deviceId);
       }
-      // A session still reconnecting an account on this device ends: the device now logs in anew.
-      if (running?.account) await sessionOver(running, '该设备已开始新的扫码登录');
-      else if (running) await endSession(running);
-      return { qrContent: await startForLogin(deviceId, loginId) };
     },
 
     loginEnded(loginId) {
