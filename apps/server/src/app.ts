@@ -93,7 +93,6 @@ export const CONNECTION_LIMITS = {
 } as const;
 const HEADERS_TIMEOUT_MS = 30_000;
 
-/** Builds the whole service from its config and database. main.ts and the tests both use it. */
 /**
  * The messaging network config chooses, when it is not the built-in simulator: the wechaty provider
  * and its puppet module, loaded only then (a missing module stops the start with the fix).
@@ -109,6 +108,7 @@ async function configuredMessagingProvider(config: Config): Promise<MessagingPro
   };
 }
 
+/** Builds the whole service from its config and database. main.ts and the tests both use it. */
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config, database } = opts;
   const app = Fastify({
