@@ -3,8 +3,9 @@
 // TEST_DATABASE_URL is set), then the production build and browser tests (when Chromium is found).
 // Says plainly what it skipped and why; under CI=true nothing may be skipped. Ends with one line
 // "N passed, N failed" (also written as JSON to TEST_TOTALS_FILE when set, for .ci/run's total).
-// `--only unit,api` runs just those vitest projects (CI's second Node.js line).
-import { spawnSync } from 'node:child_process';
+// `--only unit,api` runs just those vitest projects (CI's shorter Node.js lines); `--api-files a,b`
+// limits the API tests to files whose names contain one of those words.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +16,12 @@ const only = onlyArg === -1 ? null : new Set(process.argv[onlyArg + 1]?.split(',
 const PROJECTS = ['unit', 'api', 'e2e'];
 if (only && (only.size === 0 || [...only].some((p) => !PROJECTS.includes(p)))) {
   console.error(`--only takes a comma-separated list of: ${PROJECTS.join(', ')}`);
+  process.exit(2);
+}
+const apiFilesArg = process.argv.indexOf('--api-files');
+const apiFiles = apiFilesArg === -1 ? [] : (process.argv[apiFilesArg + 1]?.split(',').filter(Boolean) ?? []);
+if (apiFilesArg !== -1 && apiFiles.length === 0) {
+  console.error('--api-files takes a comma-separated list of words in test file names');
   process.exit(2);
 }
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -32,7 +39,28 @@ function run(name, cmd, args, env = {}) {
   return ok;
 }
 
-function vitest(project, env = {}) {
+/**
+ * Starts a step in the background, its output kept until `finish` (so it does not interleave with
+ * the step running meanwhile); `finish` prints it and records the step.
+ */
+function startInBackground(name, cmd, args) {
+  const started = Date.now();
+  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const output = [];
+  child.stdout.on('data', (c) => output.push(c));
+  child.stderr.on('data', (c) => output.push(c));
+  const exited = new Promise((resolve) => child.on('close', (code) => resolve(code)));
+  return async function finish() {
+    const code = await exited;
+    process.stdout.write(`\n▶ ${name}: ${cmd} ${args.join(' ')} (beside the step before)\n`);
+    process.stdout.write(Buffer.concat(output));
+    const ok = code === 0;
+    steps.push({ name, ok, seconds: ((Date.now() - started) / 1000).toFixed(1) });
+    return ok;
+  };
+}
+
+function vitest(project, env = {}, filters = []) {
   const out = path.join(reportDir, `${project}.json`);
   const ok = run(
     `${project} tests`,
@@ -45,6 +73,7 @@ function vitest(project, env = {}) {
       '--reporter=default',
       '--reporter=json',
       `--outputFile.json=${out}`,
+      ...filters,
     ],
     env,
   );
@@ -70,9 +99,11 @@ else {
   ok = run('lint', 'npx', ['biome', 'check', '.']) && ok;
   // Module boundaries of the server (one owner per table, SQL in repos, no module cycles, literal call paths).
   ok = run('boundaries', 'node', ['scripts/check-boundaries.mjs']) && ok;
-  ok = run('typecheck', 'npm', ['run', '--silent', 'typecheck']) && ok;
 }
+// The typecheck (one core, ~50 s) runs beside the unit tests rather than before them.
+const typecheck = only ? null : startInBackground('typecheck', 'npm', ['run', '--silent', 'typecheck']);
 if (wants('unit')) ok = vitest('unit') && ok;
+if (typecheck) ok = (await typecheck()) && ok;
 
 if (wants('api')) {
   if (!process.env.TEST_DATABASE_URL) {
@@ -86,7 +117,9 @@ if (wants('api')) {
     // apps/server/test/rate-limits.test.ts itself fails under CI without it.
     skipped.push('TEST_REDIS_URL is not set, so the Redis rate limit store was not tested');
   }
-  ok = vitest('api') && ok;
+  if (apiFiles.length)
+    skipped.push(`API tests limited to files named like: ${apiFiles.join(', ')} (--api-files)`);
+  ok = vitest('api', {}, apiFiles) && ok;
 }
 
 if (wants('e2e')) {
