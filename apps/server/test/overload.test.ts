@@ -30,6 +30,22 @@ async function until(check: () => boolean, timeoutMs = 10_000) {
   }
 }
 
+/**
+ * Runs `step` once the smoothed lag is under the threshold; if the shedder still turns one of its
+ * calls away (a busy machine's lag comes and goes), tries again, as a client told "503,
+ * Retry-After" would. Anything else fails at once.
+ */
+async function whenCalm<T>(t: TestApp, step: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    await until(() => !t.app.overloaded());
+    try {
+      return await step();
+    } catch (err) {
+      if (attempt >= 5 || !String(err).includes('服务繁忙')) throw err;
+    }
+  }
+}
+
 describe.each(dialects)('overload (%s)', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
@@ -40,10 +56,12 @@ describe.each(dialects)('overload (%s)', (dialect) => {
   it('sheds new requests with 503 and Retry-After while overloaded; health answers; then recovers', async () => {
     // A 50 ms threshold: let the start-up's long turns (and a busy machine's) fade from the smoothed
     // lag first, or the registration itself is shed.
-    await until(() => !t.app.overloaded());
-    const company = await registerCompany(t);
-    await until(() => !t.app.overloaded());
-    expect((await t.call(authCalls.refreshLoginInfo, {}, { token: company.token })).code).toBe('200');
+    const company = await whenCalm(t, () => registerCompany(t));
+    await whenCalm(t, async () => {
+      const res = await t.call(authCalls.refreshLoginInfo, {}, { token: company.token });
+      if (res.status === 503) throw new Error(res.message);
+      expect(res.code).toBe('200');
+    });
 
     const stop = hogEventLoop();
     try {
@@ -59,9 +77,15 @@ describe.each(dialects)('overload (%s)', (dialect) => {
     } finally {
       stop();
     }
-    await until(() => !t.app.overloaded());
-    expect((await t.call(authCalls.refreshLoginInfo, {}, { token: company.token })).code).toBe('200');
-    expect((await t.app.inject({ url: '/readyz' })).statusCode).toBe(200);
+    await whenCalm(t, async () => {
+      const res = await t.call(authCalls.refreshLoginInfo, {}, { token: company.token });
+      if (res.status === 503) throw new Error(res.message);
+      expect(res.code).toBe('200');
+      // readiness follows the shedder: 503 again only if the lag came back meanwhile
+      const ready = (await t.app.inject({ url: '/readyz' })).statusCode;
+      if (ready === 503) throw new Error('服务繁忙 (readyz)');
+      expect(ready).toBe(200);
+    });
   });
 });
 
