@@ -56,7 +56,7 @@ export default function AccountDetails() {
       render: (_, a) => (
         <span className="account-cell">
           <WxAvatar src={a.avatar} name={a.nickname} />
-          <span>
+          <span className="account-cell-text">
             <strong>{a.nickname}</strong>
             <span className="muted block">{a.wxid}</span>
           </span>

@@ -210,7 +210,7 @@ function AccountsTab({
       render: (_, a) => (
         <span className="account-cell">
           <WxAvatar src={a.avatar} name={a.nickname} />
-          <span>
+          <span className="account-cell-text">
             <strong>{a.nickname}</strong>
             <span className="muted block" title={a.wxid}>
               {a.wxid}
