@@ -68,7 +68,7 @@ export function fakeClientIp(): string {
   return `10.${n()}.${n()}.${n()}`;
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.unref();

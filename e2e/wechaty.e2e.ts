@@ -7,7 +7,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -15,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mock, PuppetMock } from 'wechaty-puppet-mock';
 import { PuppetServer } from 'wechaty-puppet-service';
 import {
+  freePort,
   launchBrowser,
   onPage,
   openPage,
@@ -42,12 +42,7 @@ beforeAll(async () => {
     m.scan('https://login.weixin.example/qr/e2e', WAITING);
     return () => undefined;
   });
-  const port = await new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
+  const port = await freePort();
   const token = `insecure_${randomUUID()}`;
   network = new PuppetServer({ endpoint: `127.0.0.1:${port}`, puppet: new PuppetMock({ mocker }), token });
   await network.start();

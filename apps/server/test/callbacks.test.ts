@@ -20,6 +20,7 @@ import { payingCompany, setUpCatalogue } from './commerce-helpers.js';
 import {
   createTestApp,
   dialects,
+  freePort,
   registerCompany,
   sharedDatabase,
   type TestApp,
@@ -44,14 +45,6 @@ async function listen(server: http.Server, port = 0): Promise<number> {
     server.listen(port, '127.0.0.1', () => resolve());
   });
   return (server.address() as AddressInfo).port;
-}
-
-/** A port nothing listens on (for now). */
-async function freePort(): Promise<number> {
-  const s = http.createServer();
-  const port = await listen(s);
-  await new Promise((r) => s.close(r));
-  return port;
 }
 
 async function receiver(port = 0) {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { CallDef, CallRequest, UserInfo } from '@wxc/contract';
@@ -380,4 +381,14 @@ export async function loginToken(t: TestApp, account: string, password: string, 
     { ip },
   );
   return res;
+}
+
+/** A loopback port nothing listens on (for now): for a server a test starts itself. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
 }

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { callbackCalls, messagingCalls } from '@wxc/contract';
@@ -10,17 +9,8 @@ import { mock, PuppetMock } from 'wechaty-puppet-mock';
 import { PuppetServer } from 'wechaty-puppet-service';
 import { PuppetMessageType, ScanStatus } from '../src/modules/wechaty/puppet.js';
 import { setUpCatalogue } from './commerce-helpers.js';
-import { createTestApp, dialects, type TestApp } from './helpers.js';
+import { createTestApp, dialects, freePort, type TestApp } from './helpers.js';
 import { callbackReceiver, customerWithSubAccount, MESSAGING_ENV, PNG, until } from './messaging-helpers.js';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * Over the real wire: the service configured the way an operator would (MESSAGING_PROVIDER=wechaty,
