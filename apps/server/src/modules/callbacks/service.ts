@@ -18,7 +18,7 @@ import { assertCallbackUrlAllowed, guardedLookup, type Resolver } from '../../li
 import type { SubAccountDirectory } from '../api-accounts/service.js';
 import type { EventBus } from '../events/bus.js';
 import * as repo from './repo.js';
-import type { CallbackEventInput, CallbackSink } from './types.js';
+import type { CallbackEventInput, CallbackSink, StoredEvent } from './types.js';
 import { createDeliveryWorker } from './worker.js';
 
 /**
@@ -29,8 +29,14 @@ export const DEFAULT_RETRY_DELAYS_MS = [5_000, 30_000, 60_000, 120_000, 300_000,
 export const CALLBACK_TIMEOUT_MS = 5_000;
 /**
  * Deliveries in flight per process, all receivers together (so also the most one receiver sees at
- * once from a process). At 16 the send benchmark's callbacks fell behind its sends (each send makes
- * two); the connections are kept alive between events.
+ * once from a process); the connections are kept alive between events. Each send makes two events,
+ * and a delivery waits on this process's own busy event loop as much as on the receiver. Measured
+ * (bench/README.md, session 10): in the send benchmark 32 falls behind the sends (drained 6 s after
+ * a 15 s run), 128 keeps up (under 1 s, ~25 % fewer sends); but in the 1,000-connection soak 64
+ * and 128 made the event loop lag past the shedding threshold (5 % and 40 % of requests answered
+ * 503, against 0–1 % at 32). An adaptive number (growing by one per delivery while the event
+ * loop lagged under 100 ms, up to 128, halving when it did not) drained the send benchmark in
+ * 0.9 s but still shed 2–4× more of the soak than 32. Customers' requests come first: 32.
  */
 export const DELIVERY_CONCURRENCY = 32;
 
@@ -237,12 +243,13 @@ export function createCallbackService(deps: CallbackServiceDeps) {
     if (status === 'failed') log.warn({ eventId: event.id, error: outcome.error }, 'callback given up');
   }
 
+  const lockMs = Math.max(60_000, timeoutMs * 4);
   const worker = createDeliveryWorker({
     db,
     log,
     deliver: deliverClaimed,
     concurrency: deps.concurrency ?? DELIVERY_CONCURRENCY,
-    lockMs: Math.max(60_000, timeoutMs * 4),
+    lockMs,
     maxIdleMs: deps.maxIdleMs ?? 2_000,
   });
 
@@ -299,10 +306,16 @@ export function createCallbackService(deps: CallbackServiceDeps) {
     return JSON.stringify(body);
   }
 
-  async function store(input: CallbackEventInput, url: string, within?: Kysely<DB>): Promise<string> {
+  /**
+   * Stores an event. With a free delivery slot it is stored already claimed by this process and
+   * delivered as soon as it is committed (no claim statement, no wait for the worker's next look);
+   * else the worker claims it.
+   */
+  async function store(input: CallbackEventInput, url: string, within?: Kysely<DB>): Promise<StoredEvent> {
     const id = newId();
     const now = Date.now();
-    await repo.insertEvent(within ?? db, {
+    const direct = worker.reserve();
+    const row: CallbackEventRow = {
       id,
       company_id: input.companyId,
       api_account_id: input.subAccountId,
@@ -313,15 +326,30 @@ export function createCallbackService(deps: CallbackServiceDeps) {
       status: 'pending',
       attempts: 0,
       next_attempt_at: now,
-      locked_until: 0,
+      locked_until: direct ? now + lockMs : 0,
       last_status_code: null,
       last_error: null,
       created_at: now,
       delivered_at: null,
-    });
+    };
+    try {
+      await repo.insertEvent(within ?? db, row);
+    } catch (err) {
+      if (direct) worker.release();
+      throw err;
+    }
     publish({ company_id: input.companyId, id }, 'pending');
-    if (!within) worker.wake(); // else once the caller's transaction committed (`committed`)
-    return id;
+    let ended = false;
+    const end = (committed: boolean) => {
+      if (ended) return;
+      ended = true;
+      if (!direct) {
+        if (committed) worker.wake();
+      } else if (committed) worker.handOff(row);
+      else worker.release();
+    };
+    if (!within) end(true); // else once the caller's transaction ended
+    return { id, ended: end };
   }
 
   const testData = () => ({ message: '这是一条测试事件，收到即表示回调配置正确' });
@@ -339,11 +367,10 @@ export function createCallbackService(deps: CallbackServiceDeps) {
   const sink: CallbackSink = {
     async emit(input) {
       const addressed = await address(input);
-      return addressed ? store(addressed, addressed.url) : null;
+      return addressed ? (await store(addressed, addressed.url)).id : null;
     },
     address,
     store: (event, within) => store(event, event.url, within),
-    committed: () => worker.wake(),
   };
 
   return {
@@ -402,7 +429,7 @@ export function createCallbackService(deps: CallbackServiceDeps) {
       const account = await target(caller, subAccountId);
       const url = await urlFor(caller.companyId, account);
       if (!url) throw new AppError('BAD_REQUEST', '该子账号未设置回调地址（公司也没有默认回调地址）');
-      const id = await store(
+      const { id } = await store(
         { companyId: caller.companyId, subAccountId: account.id, wxid: '', type: 'test', data: testData() },
         url,
       );

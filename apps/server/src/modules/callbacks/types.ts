@@ -27,11 +27,16 @@ export interface CallbackSink {
   address(event: CallbackEventInput): Promise<AddressedEvent | null>;
   /**
    * Stores an addressed event within the caller's transaction, so it is kept together with what it
-   * tells, or not at all; call `committed()` once that transaction has committed.
+   * tells, or not at all. Call `ended` once that transaction has ended: committed, the event is
+   * delivered at once (a free delivery slot was taken for it, so it needs no claim); rolled back,
+   * the slot is given back.
    */
-  store(event: AddressedEvent, within: Kysely<DB>): Promise<string>;
-  /** Events stored within a transaction that has now committed: deliver them without waiting. */
-  committed(): void;
+  store(event: AddressedEvent, within: Kysely<DB>): Promise<StoredEvent>;
 }
 
 export type AddressedEvent = CallbackEventInput & { url: string };
+
+export interface StoredEvent {
+  id: string;
+  ended(committed: boolean): void;
+}

@@ -29,6 +29,8 @@ export function createDeliveryWorker(o: WorkerOptions) {
   let running: Promise<void> | null = null;
   let again = false;
   const inFlight = new Set<Promise<void>>();
+  /** Slots taken for events being stored already claimed (`reserve`), not yet handed over. */
+  let reserved = 0;
 
   function schedule(ms: number) {
     if (!started || stopped) return;
@@ -48,7 +50,7 @@ export function createDeliveryWorker(o: WorkerOptions) {
   async function pass() {
     do {
       again = false;
-      const free = o.concurrency - inFlight.size;
+      const free = o.concurrency - inFlight.size - reserved;
       if (free <= 0) return; // a finishing delivery wakes the worker
       const now = Date.now();
       const claimed = await repo.claimDue(o.db, now, free, now + o.lockMs);
@@ -102,6 +104,26 @@ export function createDeliveryWorker(o: WorkerOptions) {
     },
     /** Runs `p` as an in-flight delivery (counted against concurrency, awaited by stop). */
     track,
+    /**
+     * Takes a delivery slot for an event about to be stored already claimed by this process (so no
+     * claim is needed: `handOff` once it is committed, `release` if it is not); false when none is free.
+     */
+    reserve(): boolean {
+      if (!started || stopped || inFlight.size + reserved >= o.concurrency) return false;
+      reserved += 1;
+      return true;
+    },
+    /** The reserved slot's event is committed: delivered now (while stopping, after its claim ends). */
+    handOff(event: CallbackEventRow) {
+      reserved -= 1;
+      if (stopped) return;
+      track(o.deliver(event));
+    },
+    /** The reserved slot's event was not stored. */
+    release() {
+      reserved -= 1;
+      schedule(0);
+    },
     /** Stops claiming and waits for in-flight deliveries. */
     async stop() {
       stopped = true;

@@ -4,7 +4,7 @@ import type { DB } from '../../db/schema.js';
 import { newId } from '../../lib/crypto.js';
 import { AppError } from '../../lib/errors.js';
 import type { ApiCaller } from '../../lib/http.js';
-import type { CallbackEventInput, CallbackSink } from '../callbacks/types.js';
+import type { CallbackEventInput, CallbackSink, StoredEvent } from '../callbacks/types.js';
 import type { EventBus } from '../events/bus.js';
 import { newMsgId64, nextSeq } from './ids.js';
 import { toMessage, type WxAccountViewRow } from './mappers.js';
@@ -71,13 +71,19 @@ export function createGatewayContext({ db, log, bus, callbacks, provider }: Gate
     change: (trx: Kysely<DB>) => Promise<T>,
   ): Promise<T> {
     const addressed = await callbacks.address(event);
-    const result = await db.transaction().execute(async (trx) => {
-      const done = await change(trx);
-      if (done && addressed) await callbacks.store(addressed, trx);
-      return done;
-    });
-    if (result && addressed) callbacks.committed();
-    return result;
+    let stored: StoredEvent | undefined;
+    try {
+      const result = await db.transaction().execute(async (trx) => {
+        const done = await change(trx);
+        if (done && addressed) stored = await callbacks.store(addressed, trx);
+        return done;
+      });
+      stored?.ended(true);
+      return result;
+    } catch (err) {
+      stored?.ended(false);
+      throw err;
+    }
   }
 
   /** An account the caller may see (its company's; a sub-account caller only its own), else 404. */
@@ -139,6 +145,25 @@ export function createGatewayContext({ db, log, bus, callbacks, provider }: Gate
     return row;
   }
 
+  /**
+   * Stores an outgoing message already claimed by its sender (see repo.insertClaimedUnlessQueued):
+   * `sending` under `token`, or `queued` when older messages of the account still wait.
+   */
+  async function storeClaimedMessage(
+    account: { id: string; company_id: string; wxid: string },
+    m: IncomingMessage,
+    token: string,
+    leaseUntil: number,
+  ) {
+    const row = storedMessage(account, 'out', m, 'queued');
+    const status = await repo.insertClaimedUnlessQueued(db, row, token, leaseUntil);
+    // A claimed message is still `queued` to clients until its outcome.
+    publishMessage(account, row);
+    return status === 'sending'
+      ? { ...row, status, claim_token: token, lease_until: leaseUntil }
+      : { ...row, status };
+  }
+
   /** Tells the company's live consoles that a message was stored or changed. */
   function publishMessage(
     account: { company_id: string; wxid: string },
@@ -185,6 +210,7 @@ export function createGatewayContext({ db, log, bus, callbacks, provider }: Gate
     accountFor,
     onlineAccountFor,
     storeMessage,
+    storeClaimedMessage,
     publishMessage,
     receive,
   };

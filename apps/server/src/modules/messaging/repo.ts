@@ -1,7 +1,7 @@
 import { ACTIVE_QR_STATES } from '@wxc/contract';
-import type { Insertable, Kysely, NotNull, Updateable } from 'kysely';
+import { type Insertable, type Kysely, type NotNull, type Selectable, sql, type Updateable } from 'kysely';
 import { preparedInsert, preparedQuery } from '../../db/prepared.js';
-import type { DB, WxAccountsTable, WxDevicesTable, WxLoginsTable } from '../../db/schema.js';
+import type { DB, WxAccountsTable, WxDevicesTable, WxLoginsTable, WxMessagesTable } from '../../db/schema.js';
 import type { WxAccountViewRow } from './mappers.js';
 
 // The gateway's tables: wx_devices, wx_logins, wx_accounts, wx_messages, wx_sync_jobs (it reads
@@ -225,6 +225,61 @@ export const insertMessage = preparedInsert('wx_messages', {
   created_at: true,
   seq: true,
 });
+
+/** The columns an outgoing message is stored with, apart from those of its claim. */
+const OUTGOING_COLUMNS = [
+  'id',
+  'company_id',
+  'wx_account_id',
+  'new_msg_id',
+  'direction',
+  'peer',
+  'sender',
+  'type',
+  'app_type',
+  'content',
+  'media',
+  'error',
+  'sent_at',
+  'create_time',
+  'created_at',
+  'seq',
+] as const satisfies readonly (keyof WxMessagesTable)[];
+
+const insertClaimedQuery = preparedQuery(OUTGOING_COLUMNS.length + 2, (db, ...args: unknown[]) => {
+  const value = Object.fromEntries(OUTGOING_COLUMNS.map((c, i) => [c, args[i]])) as Record<
+    (typeof OUTGOING_COLUMNS)[number],
+    unknown
+  >;
+  const token = args[OUTGOING_COLUMNS.length];
+  const leaseUntil = args[OUTGOING_COLUMNS.length + 1];
+  // Decided inside the insert, so that no send of another process slips in between.
+  const waiting = sql`exists (select 1 from wx_messages where status = 'queued' and wx_account_id = ${value.wx_account_id})`;
+  return db
+    .insertInto('wx_messages')
+    .values({
+      ...(value as Insertable<DB['wx_messages']>),
+      status: sql`case when ${waiting} then 'queued' else 'sending' end`,
+      claim_token: sql`case when ${waiting} then null else cast(${token} as text) end`,
+      lease_until: sql`case when ${waiting} then null else cast(${leaseUntil} as bigint) end`,
+    })
+    .returning('status');
+});
+
+/**
+ * Stores an outgoing message already claimed (`sending`, under `token` until `leaseUntil`), so its
+ * sender needs no claim of its own; or `queued`, behind them, when older messages of the account
+ * still wait in its queue. One statement either way; answers which.
+ */
+export async function insertClaimedUnlessQueued(
+  db: Kysely<DB>,
+  row: Selectable<WxMessagesTable>,
+  token: string,
+  leaseUntil: number,
+): Promise<'sending' | 'queued'> {
+  const result = await insertClaimedQuery(db, ...OUTGOING_COLUMNS.map((c) => row[c]), token, leaseUntil);
+  return result.rows[0]!.status as 'sending' | 'queued';
+}
 
 export const findMessage = (db: Kysely<DB>, accountId: string, id: string) =>
   db

@@ -37,7 +37,10 @@ export interface SendQueueDeps {
  *
  * Protocol, across processes, every step one conditional update (repo.ts, "the send queue"):
  * - a send stores the message `queued` and drains the account's queue at once (one drain per
- *   account in a process: `kick`; the send call waits for its own message's outcome);
+ *   account in a process: `kick`; the send call waits for its own message's outcome); unpaced and
+ *   with no drain of the account under way here, it stores the message already claimed instead
+ *   (`sending`, its token and lease, unless older ones wait: repo.insertClaimedUnlessQueued) and
+ *   that drain sends it first;
  * - draining claims, when paced, the account's send slot (`wx_accounts.next_send_at`), then the
  *   oldest queued message (`queued -> sending`, one statement: `repo.claimOldestQueued`);
  * - the provider's outcome settles it (`sending -> sent | failed`) in one transaction with its
@@ -61,8 +64,12 @@ export function createSendQueue(
   /**
    * This process's drain of each account: one at a time (concurrent sends of one account would only
    * race each other for the same oldest message); kicked while it runs, it looks again when done.
+   * `claimed`: messages stored already claimed by their send call (unpaced), sent before it looks.
    */
-  const runs = new Map<string, { again: boolean; done: Promise<void> }>();
+  const runs = new Map<
+    string,
+    { again: boolean; claimed: { message: QueuedMessage; token: string }[]; done: Promise<void> }
+  >();
   /** Send calls waiting for the outcome of their own message, by message id. */
   const waiters = new Map<string, (status: 'sent' | 'failed') => void>();
 
@@ -135,28 +142,63 @@ export function createSendQueue(
     timers.set(accountId, { timer, at });
   }
 
-  /** Drains the account now, or once more after the drain under way here; resolves when done. */
-  function kick(accountId: string, known?: WxAccountViewRow): Promise<void> {
+  /**
+   * Drains the account now, or once more after the drain under way here; resolves when done. With
+   * `claimed` (a message its send call stored already claimed), sends that one, in turn, instead.
+   */
+  function kick(
+    accountId: string,
+    known?: WxAccountViewRow,
+    claimed?: { message: QueuedMessage; token: string },
+  ): Promise<void> {
     const running = runs.get(accountId);
     if (running) {
-      running.again = true;
+      if (claimed) running.claimed.push(claimed);
+      else running.again = true;
       return running.done;
     }
-    const run = { again: false, done: Promise.resolve() };
+    const run = { again: !claimed, claimed: claimed ? [claimed] : [], done: Promise.resolve() };
     runs.set(accountId, run);
     run.done = (async () => {
       try {
         let account = known;
-        do {
+        for (;;) {
+          // Claimed messages go out even while stopping: nobody else may send them before their lease ends.
+          const next = run.claimed.shift();
+          if (next) {
+            account ??= await repo.findAccountById(db, accountId);
+            if (account) await sendClaimed(account, next.message, next.token);
+            continue;
+          }
+          if (!run.again || stopped) break;
           run.again = false;
           await drain(accountId, account);
           account = undefined; // read again: it may have gone offline meanwhile
-        } while (run.again && !stopped);
+        }
       } finally {
         runs.delete(accountId);
       }
     })();
     return run.done;
+  }
+
+  /** Sends a message this process holds the claim of, and settles it; false when that failed. */
+  async function sendClaimed(account: WxAccountViewRow, message: QueuedMessage, token: string) {
+    try {
+      const outcome = await sendWithTimeout(account, message);
+      const status = outcome.ok ? 'sent' : 'failed';
+      const error = outcome.ok ? null : outcome.error;
+      if (await settleAndAnnounce(account, message, token, status, error)) {
+        waiters.get(message.id)?.(status);
+      } else {
+        log.warn({ msgId: message.id }, 'send settled after its claim expired; outcome not announced');
+      }
+      return true;
+    } catch (err) {
+      // Left claimed: its lease ends and it is taken back (reclaimExpired), as after a crash.
+      log.error({ err, msgId: message.id }, 'send failed');
+      return false;
+    }
   }
 
   /**
@@ -229,14 +271,7 @@ export function createSendQueue(
           held = null;
           continue;
         }
-        const outcome = await sendWithTimeout(account, message);
-        const status = outcome.ok ? 'sent' : 'failed';
-        const error = outcome.ok ? null : outcome.error;
-        if (await settleAndAnnounce(account, message, token, status, error)) {
-          waiters.get(message.id)?.(status);
-        } else {
-          log.warn({ msgId: message.id }, 'send settled after its claim expired; outcome not announced');
-        }
+        if (!(await sendClaimed(account, message, token))) throw new Error('send not settled');
         if (held !== null) {
           await repo.releaseSendSlot(db, accountId, held, Date.now() + sendIntervalMs);
           held = null;
@@ -263,12 +298,23 @@ export function createSendQueue(
         throw new AppError('BAD_REQUEST', `接收方 ${peer} 不在该账号的通讯录中`);
       }
       const raw = toRaw(input);
-      const row = await ctx.storeMessage(account, 'out', { peer, sender: account.wxid, ...raw }, 'queued');
+      const m = { peer, sender: account.wxid, ...raw };
+      // Unpaced, with no drain of the account under way here, the message is stored already claimed
+      // (one statement instead of an insert and a claim) unless older ones wait in its queue.
+      let row: QueuedMessage;
+      let claimed: { message: QueuedMessage; token: string } | undefined;
+      if (sendIntervalMs === 0 && !runs.has(account.id)) {
+        const token = randomUUID();
+        row = await ctx.storeClaimedMessage(account, m, token, Date.now() + SEND_LEASE_MS);
+        if (row.status === 'sending') claimed = { message: row, token };
+      } else {
+        row = await ctx.storeMessage(account, 'out', m, 'queued');
+      }
       // Answered with the outcome when this process sends it soon; else `queued` (paced for later,
       // taken by another process, or behind a backlog), told later by event and callback. Stored
       // is acknowledged: a send call never waits on a long queue.
       const sent = new Promise<'sent' | 'failed'>((resolve) => waiters.set(row.id, resolve));
-      const drained = kick(account.id, account).then(() => 'queued' as const);
+      const drained = kick(account.id, account, claimed).then(() => 'queued' as const);
       let timer: NodeJS.Timeout | undefined;
       const waited = new Promise<'queued'>((resolve) => {
         timer = setTimeout(() => resolve('queued'), SEND_ANSWER_WAIT_MS);
