@@ -53,7 +53,11 @@ export const MODULES = {
     uses: ['api-accounts', 'callbacks', 'company', 'events', 'files', 'packages'],
   },
   sim: { owns: ['sim_contacts', 'sim_room_members'], reads: [], uses: ['files', 'messaging'] },
-  wechaty: { owns: ['wechaty_devices'], reads: [], uses: ['files', 'messaging'] },
+  wechaty: {
+    owns: ['wechaty_devices', 'wechaty_processes', 'wechaty_leases', 'wechaty_token_leases'],
+    reads: [],
+    uses: ['files', 'messaging'],
+  },
   records: {
     owns: [],
     reads: ['wx_accounts', 'wx_logins', 'wx_devices', 'api_accounts'],

@@ -104,7 +104,16 @@ async function configuredMessagingProvider(config: Config): Promise<MessagingPro
   const { createPuppet, FileBox, forwardLogs } = await loadPuppetModule(config.wechaty);
   return ({ db, log, files }) => {
     forwardLogs(log);
-    return createWechatyProvider({ db, log, files, createPuppet, FileBox, tokens: config.wechaty.tokens });
+    return createWechatyProvider({
+      db,
+      log,
+      files,
+      createPuppet,
+      FileBox,
+      tokens: config.wechaty.tokens,
+      routing: config.wechaty.routing,
+      leaseMs: config.wechaty.leaseMs,
+    });
   };
 }
 

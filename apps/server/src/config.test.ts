@@ -74,10 +74,19 @@ describe('loadConfig', () => {
     }
     expect(message).toMatch(/WECHATY_PUPPET_TOKEN/);
     expect(message).not.toContain('secret');
-    // puppets live in the process that logged the account in
-    expect(() => loadConfig({ ...service, WORKERS: '2', DATABASE_URL: 'postgres://localhost/x' })).toThrow(
-      /WORKERS=1/,
-    );
+    // several processes: each has a route server (a free port each) and leases of this length
+    const many = { ...service, WORKERS: '2', DATABASE_URL: 'postgres://localhost/x' };
+    expect(loadConfig(many).wechaty).toMatchObject({
+      routing: { host: '127.0.0.1', port: 0 },
+      leaseMs: 15_000,
+    });
+    expect(
+      loadConfig({ ...many, WECHATY_ROUTE_HOST: '10.0.0.5', WECHATY_LEASE_SECONDS: '5' }).wechaty,
+    ).toMatchObject({ routing: { host: '10.0.0.5', port: 0 }, leaseMs: 5_000 });
+    expect(() => loadConfig({ ...many, WECHATY_ROUTE_PORT: '9100' })).toThrow(/a route port of its own/);
+    expect(loadConfig({ ...service, WECHATY_ROUTE_PORT: '9100' }).wechaty.routing.port).toBe(9100);
+    expect(() => loadConfig({ ...service, WECHATY_LEASE_SECONDS: '1' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...service, WECHATY_ROUTE_HOST: 'http://x' })).toThrow(/WECHATY_ROUTE_HOST/);
   });
 
   it('reads only the source it is given', () => {

@@ -70,6 +70,12 @@ const envSchema = z.object({
   WECHATY_PUPPET_TLS: bool,
   WECHATY_PUPPET_TLS_CA_FILE: z.string().min(1).optional(),
   WECHATY_PUPPET_TLS_SERVER_NAME: z.string().min(1).max(253).optional(),
+  WECHATY_ROUTE_HOST: z
+    .string()
+    .regex(/^([0-9a-fA-F:.]+|[A-Za-z0-9.-]+)$/, 'WECHATY_ROUTE_HOST must be a host name or an IP address')
+    .default('127.0.0.1'),
+  WECHATY_ROUTE_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  WECHATY_LEASE_SECONDS: z.coerce.number().int().min(3).max(300).default(15),
   QR_TTL_SECONDS: positiveInt(QR_TTL_SECONDS_DEFAULT),
   SEND_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(1500),
   SEND_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(60_000),
@@ -138,6 +144,13 @@ export interface Config {
     /** Secrets: never logged. One per logged-in account. */
     tokens: string[];
     tls: { enabled: boolean; caCert: string | undefined; serverName: string | undefined };
+    /**
+     * Several processes: where this one's route server listens for calls the others route to the
+     * puppets it runs (port 0: a free one), and how long a device's lease lasts unrenewed (a dead
+     * process's accounts are taken over after this).
+     */
+    routing: { host: string; port: number };
+    leaseMs: number;
   };
   session: { idleMs: number; maxMs: number };
   rateLimitPerMinute: number;
@@ -205,9 +218,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       );
     }
   }
-  if (e.MESSAGING_PROVIDER === 'wechaty' && e.WORKERS > 1) {
+  if (e.MESSAGING_PROVIDER === 'wechaty' && e.WORKERS > 1 && e.WECHATY_ROUTE_PORT !== 0) {
     throw new ConfigError(
-      "MESSAGING_PROVIDER=wechaty runs each account's puppet in the process that logged it in; run WORKERS=1 with it for now",
+      'WECHATY_ROUTE_PORT with WORKERS > 1: each worker needs a route port of its own; leave WECHATY_ROUTE_PORT unset (0: a free port each)',
     );
   }
   let caCert: string | undefined;
@@ -261,6 +274,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         caCert,
         serverName: e.WECHATY_PUPPET_TLS_SERVER_NAME,
       },
+      routing: { host: e.WECHATY_ROUTE_HOST, port: e.WECHATY_ROUTE_PORT },
+      leaseMs: e.WECHATY_LEASE_SECONDS * 1000,
     },
     session: { idleMs: e.SESSION_IDLE_MINUTES * 60_000, maxMs: e.SESSION_MAX_HOURS * 3_600_000 },
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,

@@ -53,6 +53,8 @@ class MockNetwork {
       tokens: this.tokens,
       startTimeoutMs: 800,
       reconnect: { firstMs: 50, maxMs: 200, attempts: 3 },
+      // renewed every 300 ms: a takeover within a second
+      leaseMs: 900,
       createPuppet: ({ deviceId, token }) => {
         this.tokensUsed.push({ deviceId, token });
         const mocker = new mock.Mocker();
@@ -463,6 +465,49 @@ describe.each(dialects)('wechaty provider with puppet-mock (%s)', (dialect) => {
       .where('wxid', '=', s.wxid)
       .execute();
     expect(logins).toEqual([{ id: s.instanceId, ended_at: null }]);
+  });
+
+  it('stops its puppet quietly when another process took the device, and takes it back once that lease lapses', async () => {
+    const s = await loggedIn();
+    const auth = { headers: s.c.creds };
+    const db = t.database.db;
+    const tokenBefore = net.tokensUsed.filter((u) => u.deviceId === s.deviceId).at(-1)!.token;
+    const puppets = net.mockers.length;
+    net.plan.push({ kind: 'resume', id: s.wxid, name: '客服小王', friends: [{ id: s.bob.id, name: 'Bob' }] });
+    // Another process holds the device now (this one was silent past its lease, as it would be
+    // with its database out of reach): the puppet here stops, and nobody is told the account left.
+    await db
+      .updateTable('wechaty_leases')
+      .set({ owner: 'another-process', lease_until: Date.now() + 3000 })
+      .where('device_id', '=', s.deviceId)
+      .execute();
+    const contacts = () => t.call(messagingCalls.getContact, { wxid: s.wxid, ids: [s.bob.id] }, auth);
+    await until(async () => (await contacts()).code !== '200', 'the puppet here to stop', 3000);
+    // That process died without renewing: once its lease lapses, this one takes the device over,
+    // through the same token, and the network's session comes back without a scan.
+    const sent = await until(
+      async () => {
+        const r = await t.call(
+          messagingCalls.sendMsgText,
+          { wxid: s.wxid, toWxid: s.bob.id, content: '接管' },
+          auth,
+        );
+        return r.data?.status === 'sent' && r;
+      },
+      'the takeover',
+      10_000,
+    );
+    expect(sent.data.status).toBe('sent');
+    expect(net.mockers.length).toBe(puppets + 1);
+    expect(net.tokensUsed.at(-1)).toEqual({ deviceId: s.deviceId, token: tokenBefore });
+    const account = (await t.call(messagingCalls.getAuth, { wxid: s.wxid }, auth)).data;
+    expect(account).toMatchObject({ status: 'online', lastOfflineAt: null, logoutReason: null });
+    const lease = await db
+      .selectFrom('wechaty_leases')
+      .selectAll()
+      .where('device_id', '=', s.deviceId)
+      .executeTakeFirst();
+    expect(lease?.owner).not.toBe('another-process');
   });
 
   it('ends the session when the network lost it, or after the last reconnection attempt', async () => {

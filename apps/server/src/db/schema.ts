@@ -423,6 +423,32 @@ export interface WechatyDevicesTable {
   updated_at: number;
 }
 
+/** A server process running wechaty puppets, and where the others reach it to route calls to them. */
+export interface WechatyProcessesTable {
+  id: string;
+  /** `http://host:port` of its route server. */
+  address: string;
+  /** What callers present to its route server; random per process, dead with it. */
+  route_key: string;
+  pid: number;
+  seen_at: number;
+}
+
+/** Which process runs a device's puppet, while `lease_until` is in the future. */
+export interface WechatyLeasesTable {
+  device_id: string;
+  owner: string;
+  lease_until: number;
+}
+
+/** Which device holds a network token (its SHA-256 fingerprint), while `lease_until` is in the future. */
+export interface WechatyTokenLeasesTable {
+  token_hash: string;
+  device_id: string;
+  owner: string;
+  lease_until: number;
+}
+
 /** Template showcase: a company's saved showcase state, one JSON value per key (kanban, avatar). */
 export interface ShowcaseStateTable {
   company_id: string;
@@ -465,6 +491,9 @@ export interface DB {
   showcase_tokens: ShowcaseTokensTable;
   showcase_state: ShowcaseStateTable;
   wechaty_devices: WechatyDevicesTable;
+  wechaty_processes: WechatyProcessesTable;
+  wechaty_leases: WechatyLeasesTable;
+  wechaty_token_leases: WechatyTokenLeasesTable;
   wx_devices: WxDevicesTable;
   wx_accounts: WxAccountsTable;
   wx_logins: WxLoginsTable;

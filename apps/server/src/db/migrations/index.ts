@@ -10,6 +10,7 @@ import * as m0008 from './0008_showcase.js';
 import * as m0009 from './0009_client_errors.js';
 import * as m0010 from './0010_showcase_state.js';
 import * as m0011 from './0011_wechaty_devices.js';
+import * as m0012 from './0012_wechaty_leases.js';
 
 /**
  * Every migration, in order. Listed here rather than read from disk so the bundled server carries
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '0009_client_errors': m0009,
   '0010_showcase_state': m0010,
   '0011_wechaty_devices': m0011,
+  '0012_wechaty_leases': m0012,
 };

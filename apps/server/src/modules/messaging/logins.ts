@@ -109,8 +109,9 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
     patch: Partial<WxLoginRow> & { state: QrState },
   ) {
     if (!(await repo.moveLogin(db, loginId, [...from], patch))) return false;
-    if (patch.state === 'expired' || patch.state === 'cancelled') provider.loginEnded(loginId);
     const login = (await repo.findLogin(db, loginId))!;
+    if (patch.state === 'expired' || patch.state === 'cancelled')
+      provider.loginEnded(loginId, login.device_id);
     await qrChanged(login, patch.state);
     return true;
   }
@@ -276,7 +277,7 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
   }
 
   /** What the provider reports about logins and sessions. */
-  const events: Omit<ProviderEvents, 'message' | 'contactChanged'> = {
+  const events: Omit<ProviderEvents, 'message' | 'contactChanged' | 'onlineAccounts'> = {
     async scanned(loginId, scanner) {
       const login = await repo.findLogin(db, loginId);
       if (!login) throw new AppError('NOT_FOUND', '二维码不存在');

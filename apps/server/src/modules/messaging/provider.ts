@@ -77,6 +77,11 @@ export interface ProviderEvents {
   connectionRestored(account: AccountRef): Promise<boolean>;
   message(account: AccountRef, message: IncomingMessage): Promise<void>;
   contactChanged(account: AccountRef, ids: string[]): Promise<void>;
+  /**
+   * Not an event but a question: the accounts the records say are online now (a provider whose
+   * sessions live in processes takes over those of a process that died).
+   */
+  onlineAccounts(): Promise<AccountRef[]>;
 }
 
 export type SendOutcome = { ok: true } | { ok: false; error: string };
@@ -87,12 +92,13 @@ export interface MessagingProvider {
   /** Starts a QR login; returns what the QR code encodes. */
   startLogin(req: { loginId: string; deviceId: string; proxy: string }): Promise<{ qrContent: string }>;
   /** A QR login ended without an account (expired, cancelled, refused): what waited on it can go. */
-  loginEnded(loginId: string): void;
+  loginEnded(loginId: string, deviceId: string): void;
   /**
-   * At start: the accounts the records say are online. A provider whose sessions live outside this
-   * process reconnects them (or reports them lost); the simulator's live in the database already.
+   * Once, as the service starts, with the accounts the records say are online. A provider whose
+   * sessions live outside this process reconnects them (or reports them lost), without waiting for
+   * them; the simulator's live in the database already.
    */
-  resume(accounts: AccountRef[]): void;
+  start(onlineAccounts: AccountRef[]): Promise<void>;
   /** Called once an account is online (a login confirmed), so the provider can set up its session. */
   accountOnline(account: AccountRef): Promise<void>;
   logout(account: AccountRef): Promise<void>;

@@ -68,6 +68,7 @@ export function createGateway(opts: GatewayOptions) {
       const row = await repo.findAccountById(db, account.accountId);
       if (row) await ctx.emitFor(row, 'contact_change', { ids });
     },
+    onlineAccounts: async () => (await repo.allOnlineAccounts(db)).map(ctx.ref),
   });
 
   /** Ends QR codes nobody finished and sessions of accounts past their expiry; drains stray queues. */
@@ -102,13 +103,10 @@ export function createGateway(opts: GatewayOptions) {
       return toWxAccount((await repo.findAccount(db, companyId, wxid))!);
     },
 
-    start(everyMs = 1000) {
+    async start(everyMs = 1000) {
       queue.start();
       // Sessions the provider keeps outside this process (a real network) come back after a restart.
-      void repo
-        .allOnlineAccounts(db)
-        .then((rows) => provider.resume(rows.map(ctx.ref)))
-        .catch((err) => log.error({ err }, 'could not resume the online accounts'));
+      await provider.start((await repo.allOnlineAccounts(db)).map(ctx.ref));
       sweeper = setInterval(
         () => void sweep().catch((err) => log.error({ err }, 'gateway sweep failed')),
         everyMs,

@@ -224,7 +224,7 @@ export function createSimulator(opts: SimulatorOptions) {
     loginEnded() {},
 
     // Its network lives in the database: nothing to reconnect after a restart.
-    resume() {},
+    async start() {},
 
     async accountOnline(account) {
       if (await repo.hasNetwork(db, account.accountId)) return;

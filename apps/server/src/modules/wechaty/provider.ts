@@ -1,587 +1,164 @@
-import { createHash } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { payloads } from 'wechaty-puppet';
-import type { DB } from '../../db/schema.js';
-import { AppError } from '../../lib/errors.js';
-import type { FileService } from '../files/service.js';
-import type { AccountRef, MessagingProvider, ProviderEvents } from '../messaging/provider.js';
-import { contactsOf } from './contacts.js';
-import { createMessageMapping, UNSUPPORTED } from './messages.js';
-import { describe, type FileBoxClass, type Puppet, type PuppetFactory, ScanStatus } from './puppet.js';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { AccountRef, MessagingProvider } from '../messaging/provider.js';
 import * as repo from './repo.js';
+import { callPeer, PeerUnreachable, type RouteServer, startRouteServer } from './routing.js';
+import { createSessions, HeldElsewhere, type WechatyProviderOptions } from './sessions.js';
 
-export interface WechatyProviderOptions {
-  db: Kysely<DB>;
-  log: FastifyBaseLogger;
-  /** Where received pictures, videos, voice and files are stored (kind `media`). */
-  files: Pick<FileService, 'save'>;
-  createPuppet: PuppetFactory;
-  FileBox: FileBoxClass;
-  /** Network credentials, one per logged-in account; empty: the puppet module needs none. */
-  tokens: string[];
-  /** How long a starting puppet may take to show its first QR code, or to log back in. */
-  startTimeoutMs?: number;
-  /** How often a logged-in puppet is asked for a sign of life (puppet-service resets a silent one). */
-  dingIntervalMs?: number;
-  /** Pauses between reconnection attempts: doubling from the first to the last, then given up. */
-  reconnect?: { firstMs: number; maxMs: number; attempts: number };
+export { LEASE_MS } from './sessions.js';
+
+export interface WechatyRouting {
+  /** Where this process's route server listens (WECHATY_ROUTE_HOST / _PORT; 0: a free port). */
+  host: string;
+  port: number;
 }
 
-const OFFLINE = '账号已下线，消息未发送';
-const LOST = '消息通道连接中断，正在重连';
-const GAVE_UP = '消息通道连接中断，请重新扫码登录';
-const SESSION_GONE = '微信登录已失效，请重新扫码登录';
-/** wechaty-puppet's own stop() says this in its logout event: the puppet stopped, not the account. */
-const PUPPET_STOPPED = 'puppet stop()';
-
-/** One device's connection to the network, from its QR code to its logout, across reconnections. */
-interface Session {
-  deviceId: string;
-  puppet: Puppet;
-  /** Bumped whenever the puppet is replaced: events of an older one are ignored. */
-  generation: number;
-  token: string | undefined;
-  /** The QR login it answers now (getQrCode on the same device hands the puppet to a new one). */
-  loginId: string | null;
-  /** The newest QR code the network showed, while waiting for a scan. */
-  qr: string | null;
-  scanned: boolean;
-  account: AccountRef | null;
-  /** Reconnecting a logged-in account: waiting for the puppet to log back in. */
-  restoring: boolean;
-  /** The account was reported offline for this outage (connectionLost). */
-  lossAnnounced: boolean;
-  attempts: number;
-  /** The end: stopped by us, its own logout is not news. */
-  ended: boolean;
-  /** Its events, handled one after another (a scan before the login it leads to). */
-  chain: Promise<void>;
-  firstQr: { resolve(qr: string): void; reject(err: Error): void } | null;
-  timers: Set<NodeJS.Timeout>;
-}
-
-const fingerprint = (token: string) => createHash('sha256').update(token).digest('hex');
+/** A routed call waits this long for the other process (a QR code takes up to startTimeoutMs). */
+const ROUTE_TIMEOUT_MS = 75_000;
+/** A device claimed by another process a moment ago may not be published yet: looked up again. */
+const OWNER_LOOKUPS = 3;
 
 /**
- * A real messaging network through wechaty (MESSAGING_PROVIDER=wechaty): one puppet per device,
- * each holding one of the configured tokens. getQrCode starts the device's puppet and shows the
- * network's QR code; its scan and login events drive the QR life cycle; its messages, contacts and
- * logout reach the gateway like the simulator's. A puppet that stops by itself (its connection
- * broke) is replaced with growing pauses while the account shows offline, and a restarted service
- * reconnects the accounts it had online, through the token each device used (wechaty_devices).
- * Puppets live in this process: config.ts runs one process with this provider.
+ * MESSAGING_PROVIDER=wechaty, in one process or several. Each device's puppet runs in the process
+ * holding its lease (sessions.ts); every call about a device is answered there: here when this
+ * process runs it (or nobody does, for a QR login: then it starts here), else routed to the holder
+ * over routing.ts. A holder that cannot be reached is stopping or dead: the call answers "switching,
+ * try again" and the holder's lease lapses, so the device is taken over (sessions.ts `tick`).
  */
-export function createWechatyProvider(opts: WechatyProviderOptions): MessagingProvider {
+export function createWechatyProvider(
+  opts: WechatyProviderOptions & { routing?: WechatyRouting },
+): MessagingProvider {
   const { db, log } = opts;
-  const startTimeoutMs = opts.startTimeoutMs ?? 30_000;
-  const dingIntervalMs = opts.dingIntervalMs ?? 10_000;
-  const backoff = opts.reconnect ?? { firstMs: 1_000, maxMs: 60_000, attempts: 15 };
-  const mapping = createMessageMapping(opts);
-  let events: ProviderEvents | undefined;
-  const byDevice = new Map<string, Session>();
-  const byAccount = new Map<string, Session>();
-  const freeTokens = [...opts.tokens];
-  /** A device's start under way (startLogin), so a second one waits for it. */
-  const starting = new Map<string, Promise<void>>();
+  const self: repo.ProcessInfo = {
+    id: randomUUID(),
+    address: '',
+    routeKey: randomBytes(32).toString('base64url'),
+    pid: process.pid,
+  };
+  const local = createSessions({ ...opts, owner: self.id });
+  const routing = opts.routing ?? { host: '127.0.0.1', port: 0 };
+  let server: RouteServer | undefined;
 
-  const emit = () => {
-    if (!events) throw new Error('wechaty provider: no gateway attached');
-    return events;
+  /** Calls another process may route here, each to this process's own sessions. */
+  const routable: Record<string, (...args: never[]) => unknown> = {
+    startLogin: local.startLogin,
+    loginEnded: local.loginEnded,
+    accountOnline: local.accountOnline,
+    logout: local.logout,
+    syncAddressList: local.syncAddressList,
+    listContacts: local.listContacts,
+    getContacts: local.getContacts,
+    hasContact: local.hasContact,
+    getRoom: local.getRoom,
+    send: local.send,
   };
 
-  /** Runs a puppet event's handler after the session's earlier ones; failures are logged. */
-  function handle(session: Session, what: string, fn: () => Promise<void>) {
-    session.chain = session.chain.then(fn).catch((err) => {
-      log.warn(
-        { err: describe(err), deviceId: session.deviceId, event: what },
-        'wechaty: event handling failed',
-      );
-    });
+  /** The process that answers for the device: null for this one. */
+  async function holderOf(deviceId: string): Promise<repo.Peer | null> {
+    if (local.runs(deviceId)) return null;
+    const holder = await repo.deviceOwner(db, deviceId, Date.now());
+    return holder && holder.id !== self.id ? holder : null;
   }
 
-  function later(session: Session, ms: number, fn: () => void) {
-    const timer = setTimeout(() => {
-      session.timers.delete(timer);
-      fn();
-    }, ms);
-    timer.unref();
-    session.timers.add(timer);
-    return timer;
+  /** Runs `method` where the device's puppet is: here, or in the process holding it. */
+  async function onDevice<T>(
+    deviceId: string,
+    method: keyof typeof routable,
+    args: unknown[],
+    here: () => Promise<T>,
+  ) {
+    const holder = await holderOf(deviceId);
+    if (!holder) return here();
+    return (await callPeer(holder, method, args, ROUTE_TIMEOUT_MS)) as T;
   }
 
-  function clearTimers(session: Session) {
-    for (const t of session.timers) clearTimeout(t);
-    session.timers.clear();
-  }
-
-  /** Stops a puppet we are done with; its late events (an error, its own logout) go nowhere. */
-  async function retire(puppet: Puppet, deviceId: string) {
-    try {
-      await puppet.stop();
-    } catch (err) {
-      log.warn({ err: describe(err), deviceId }, 'wechaty: puppet stop failed');
-    }
-    puppet.removeAllListeners();
-    // An 'error' emitted with no listener throws: keep one.
-    puppet.on('error', () => undefined);
-  }
-
-  /** Stops the session's puppet and gives its token back; once per session, whoever asks first. */
-  async function endSession(session: Session) {
-    if (session.ended) return;
-    session.ended = true;
-    session.generation += 1;
-    clearTimers(session);
-    session.firstQr?.reject(new AppError('SERVICE_BUSY', '消息通道已停止'));
-    session.firstQr = null;
-    if (byDevice.get(session.deviceId) === session) byDevice.delete(session.deviceId);
-    if (session.account && byAccount.get(session.account.accountId) === session)
-      byAccount.delete(session.account.accountId);
-    await retire(session.puppet, session.deviceId);
-    if (session.token !== undefined) freeTokens.push(session.token);
-    session.token = undefined;
-  }
-
-  /** The session ends for good and the gateway hears why (the account goes offline, its login ends). */
-  async function sessionOver(session: Session, reason: string) {
-    const account = session.account;
-    await endSession(session);
-    if (account) await emit().loggedOut(account, reason);
-  }
-
-  async function profileOf(puppet: Puppet, contactId: string) {
-    const p = await puppet.contactPayload(contactId);
-    return {
-      wxid: p.id,
-      nickname: p.name,
-      avatar: p.avatar ?? '',
-      alias: p.alias ?? p.handle ?? p.weixin ?? '',
-    };
-  }
-
-  // ---- events of a session's current puppet
-  function listen(session: Session, puppet: Puppet) {
-    const generation = session.generation;
-    // Events of a replaced or ended puppet are ignored.
-    const on = <T>(event: string, fn: (payload: T) => Promise<void>) =>
-      puppet.on(event, (payload: T) => {
-        if (session.generation !== generation || session.ended) return;
-        handle(session, event, () =>
-          session.generation !== generation || session.ended ? Promise.resolve() : fn(payload),
-        );
-      });
-
-    puppet.on('error', (e: payloads.EventError) => {
-      log.warn({ deviceId: session.deviceId, error: e?.data ?? e?.gerror }, 'wechaty: puppet error');
-    });
-    on<payloads.EventScan>('scan', (e) => onScan(session, e));
-    on<payloads.EventLogin>('login', (e) => onLogin(session, puppet, e));
-    on<payloads.EventLogout>('logout', async (e) => {
-      if (!session.account) {
-        // Stopped while its QR code was on a screen: that code is dead.
-        const loginId = session.loginId;
-        await endSession(session);
-        if (loginId) await emit().expired(loginId);
-        return;
-      }
-      // The puppet stopped by itself (a broken connection; puppet-service's watchdog): reconnect.
-      if (e.data === PUPPET_STOPPED || session.restoring) return reconnect(session);
-      await sessionOver(session, e.data?.trim() ? `微信已退出：${e.data}` : '微信已退出登录');
-    });
-    on<payloads.EventMessage>('message', async (e) => {
-      const account = session.account;
-      if (!account || session.restoring) return;
-      const m = await puppet.messagePayload(e.messageId);
-      // What the account itself sent (here or on its phone) is not a message to it.
-      if (m.talkerId === puppet.currentUserId) return;
-      await emit().message(account, await mapping.incoming(account, puppet, m));
-    });
-    const changed = (ids: (string | undefined)[]) => {
-      const account = session.account;
-      const known = [...new Set(ids.filter((id): id is string => !!id))];
-      if (!account || known.length === 0) return Promise.resolve();
-      return emit().contactChanged(account, known);
-    };
-    on<payloads.EventFriendship>('friendship', async (e) => {
-      const friendship = await puppet.friendshipPayload(e.friendshipId);
-      await changed([friendship.contactId]);
-    });
-    on<payloads.EventRoomJoin>('room-join', (e) => changed([e.roomId, ...e.inviteeIdList]));
-    on<payloads.EventRoomLeave>('room-leave', (e) => changed([e.roomId, ...e.removeeIdList]));
-    on<payloads.EventRoomTopic>('room-topic', (e) => changed([e.roomId]));
-  }
-
-  async function onScan(session: Session, e: payloads.EventScan) {
-    if (session.account) {
-      // Reconnecting, the network asks for a QR code: its session of the account is gone.
-      if (e.status === ScanStatus.Waiting) await sessionOver(session, SESSION_GONE);
-      return;
-    }
-    if (e.status === ScanStatus.Waiting && e.qrcode) {
-      const previous = session.qr;
-      session.qr = e.qrcode;
-      session.scanned = false;
-      if (session.firstQr) {
-        session.firstQr.resolve(e.qrcode);
-        session.firstQr = null;
-      } else if (previous !== e.qrcode && session.loginId) {
-        // The network replaced its QR code: the one on the customer's screen is dead, and the
-        // customer's next getQrCode starts afresh (loginEnded ends this puppet).
-        await emit().expired(session.loginId);
-      }
-      return;
-    }
-    const loginId = session.loginId;
-    if (!loginId) return;
-    if (e.status === ScanStatus.Scanned && !session.scanned) {
-      session.scanned = true;
-      await emit().scanned(loginId, { nickname: '', avatar: '' });
-    } else if (e.status === ScanStatus.Cancel) {
-      await emit().cancelled(loginId);
-    } else if (e.status === ScanStatus.Timeout) {
-      await emit().expired(loginId);
-    }
-  }
-
-  async function onLogin(session: Session, puppet: Puppet, e: payloads.EventLogin) {
-    const account = session.account;
-    if (account) {
-      if (e.contactId !== account.wxid) {
-        // Another WeChat account on this token: not the session we were restoring.
-        await puppet.logout('unexpected account').catch(() => undefined);
-        return sessionOver(session, SESSION_GONE);
-      }
-      // A login repeated on a live connection (puppet-service replays it) changes nothing.
-      if (!session.restoring) return;
-      clearTimers(session);
-      session.restoring = false;
-      session.attempts = 0;
-      session.lossAnnounced = false;
-      keepAlive(session, puppet);
-      if (!(await emit().connectionRestored(account))) {
-        // Ended meanwhile (logged out, or logged in on another device): let this session go.
-        await puppet.logout('session ended').catch(() => undefined);
-        await endSession(session);
-      }
-      return;
-    }
-    const loginId = session.loginId;
-    if (!loginId) {
-      log.warn(
-        { deviceId: session.deviceId },
-        'wechaty: login without a pending QR code; stopping the puppet',
-      );
-      await puppet.logout('no pending login').catch(() => undefined);
-      return endSession(session);
-    }
-    session.loginId = null;
-    session.qr = null;
-    const profile = await profileOf(puppet, e.contactId);
-    try {
-      // Some networks never report the scan on its own.
-      if (!session.scanned)
-        await emit().scanned(loginId, { nickname: profile.nickname, avatar: profile.avatar });
-      session.scanned = true;
-      await emit().confirmed(loginId, profile);
-    } catch (err) {
-      // Refused (quota, package, the QR code expired meanwhile): the network session ends too.
-      log.info({ deviceId: session.deviceId, reason: describe(err) }, 'wechaty: login refused; logging out');
-      if (!session.ended) await puppet.logout('login refused').catch(() => undefined);
-      await endSession(session);
-    }
-  }
-
-  /** Asks a logged-in puppet for signs of life: puppet-service's watchdog resets a silent one. */
-  function keepAlive(session: Session, puppet: Puppet) {
-    if (dingIntervalMs <= 0) return;
-    const generation = session.generation;
-    const tick = () => {
-      if (session.generation !== generation || session.ended) return;
-      try {
-        puppet.ding('keepalive');
-      } catch {
-        // not connected right now; the puppet's error events say why
-      }
-      later(session, dingIntervalMs, tick);
-    };
-    later(session, dingIntervalMs, tick);
-  }
-
-  // ---- starting puppets
-  /** A free token, preferring the one the device used last (the same remote puppet, the same identity). */
-  async function takeToken(deviceId: string): Promise<string | undefined> {
-    if (opts.tokens.length === 0) return undefined;
-    const preferred = await repo.deviceTokenHash(db, deviceId);
-    // Checked and taken with no await between: concurrent logins never share a token.
-    if (freeTokens.length === 0) {
-      throw new AppError('SERVICE_BUSY', '消息通道的登录名额已用完，请稍后再试或联系客服增加名额');
-    }
-    const index = Math.max(
-      0,
-      freeTokens.findIndex((t) => fingerprint(t) === preferred),
-    );
-    const token = freeTokens.splice(index, 1)[0]!;
-    try {
-      await repo.rememberDeviceToken(db, deviceId, fingerprint(token), Date.now());
-    } catch (err) {
-      freeTokens.push(token);
-      throw err;
-    }
-    return token;
-  }
-
-  function newSession(deviceId: string, token: string | undefined, puppet: Puppet): Session {
-    return {
-      deviceId,
-      puppet,
-      generation: 0,
-      token,
-      loginId: null,
-      qr: null,
-      scanned: false,
-      account: null,
-      restoring: false,
-      lossAnnounced: false,
-      attempts: 0,
-      ended: false,
-      chain: Promise.resolve(),
-      firstQr: null,
-      timers: new Set(),
-    };
-  }
-
-  /** Starts the device's puppet for a QR login and answers the network's first QR code. */
-  async function startForLogin(deviceId: string, loginId: string): Promise<string> {
-    const token = await takeToken(deviceId);
-    let puppet: Puppet;
-    try {
-      puppet = opts.createPuppet({ deviceId, token });
-    } catch (err) {
-      if (token !== undefined) freeTokens.push(token);
-      throw err;
-    }
-    const session = newSession(deviceId, token, puppet);
-    session.loginId = loginId;
-    byDevice.set(deviceId, session);
-    const firstQr = new Promise<string>((resolve, reject) => {
-      session.firstQr = { resolve, reject };
-    });
-    listen(session, puppet);
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      await puppet.start();
-      return await Promise.race([
-        firstQr,
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(
-            () => reject(new AppError('SERVICE_BUSY', '消息通道未能及时给出二维码，请稍后再试')),
-            startTimeoutMs,
-          );
-        }),
-      ]);
-    } catch (err) {
-      await endSession(session);
-      if (err instanceof AppError) throw err;
-      log.warn({ err: describe(err), deviceId }, 'wechaty: puppet did not start');
-      throw new AppError('SERVICE_BUSY', '消息通道暂时不可用，请稍后再试');
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  /**
-   * (Re)connects a logged-in account's session with a new puppet on the same token. The network
-   * answers with a login (restored), a QR code (its session is gone) or nothing in time (try again).
-   */
-  function connect(session: Session) {
-    if (session.ended) return;
-    let puppet: Puppet;
-    try {
-      puppet = opts.createPuppet({ deviceId: session.deviceId, token: session.token });
-    } catch (err) {
-      log.warn({ err: describe(err), deviceId: session.deviceId }, 'wechaty: could not make a puppet');
-      handle(session, 'create', () => reconnect(session));
-      return;
-    }
-    restoreWith(session, puppet);
-  }
-
-  function restoreWith(session: Session, puppet: Puppet) {
-    session.generation += 1;
-    session.puppet = puppet;
-    session.restoring = true;
-    listen(session, puppet);
-    const generation = session.generation;
-    const retry = () => {
-      if (session.generation === generation && session.restoring)
-        handle(session, 'reconnect', () => reconnect(session));
-    };
-    later(session, startTimeoutMs, retry);
-    puppet.start().catch((err) => {
-      log.warn({ err: describe(err), deviceId: session.deviceId }, 'wechaty: puppet did not start');
-      retry();
-    });
-  }
-
-  /** The connection broke (or did not come back): the account is offline, the next attempt is planned. */
-  async function reconnect(session: Session) {
-    const account = session.account;
-    if (session.ended || !account) return;
-    session.generation += 1;
-    session.restoring = true;
-    clearTimers(session);
-    if (session.attempts >= backoff.attempts) return sessionOver(session, GAVE_UP);
-    if (!session.lossAnnounced) {
-      session.lossAnnounced = true;
-      await emit().connectionLost(account, LOST);
-    }
-    // Stopped before the next one starts: puppet-service locks a store per token while it runs.
-    await retire(session.puppet, session.deviceId);
-    if (session.ended) return;
-    const pause = Math.min(backoff.firstMs * 2 ** session.attempts, backoff.maxMs);
-    session.attempts += 1;
-    log.info(
-      { deviceId: session.deviceId, attempt: session.attempts, pauseMs: pause },
-      'wechaty: reconnecting',
-    );
-    later(session, pause, () => connect(session));
-  }
-
-  /** getQrCode's provider side (see startLogin): the device's waiting puppet, or a new one. */
-  async function startLoginNow(loginId: string, deviceId: string): Promise<{ qrContent: string }> {
-    const running = byDevice.get(deviceId);
-    if (running && !running.account && running.qr) {
-      // The device's puppet still waits for a scan: the new QR login takes it over.
-      running.loginId = loginId;
-      running.scanned = false;
-      return { qrContent: running.qr };
-    }
-    // A session still reconnecting an account on this device ends: the device now logs in anew.
-    if (running?.account) await sessionOver(running, '该设备已开始新的扫码登录');
-    else if (running) await endSession(running);
-    return { qrContent: await startForLogin(deviceId, loginId) };
-  }
-
-  function sessionOf(account: AccountRef) {
-    const session = byAccount.get(account.accountId);
-    if (!session || session.restoring || !session.puppet.isLoggedIn) throw new AppError('ACCOUNT_OFFLINE');
-    return session;
-  }
+  const onAccount = <T>(
+    account: AccountRef,
+    method: keyof typeof routable,
+    args: unknown[],
+    here: () => Promise<T>,
+  ) => onDevice(account.deviceId, method, [account, ...args], here);
 
   return {
     name: 'wechaty',
+    attach: (events) => local.attach(events),
 
-    attach(e) {
-      events = e;
+    async start(onlineAccounts) {
+      server = await startRouteServer({
+        host: routing.host,
+        port: routing.port,
+        routeKey: self.routeKey,
+        log,
+        handle: async (method, args) => {
+          const fn = Object.hasOwn(routable, method) ? routable[method] : undefined;
+          if (!fn) throw new Error(`wechaty: no routed call ${method}`);
+          return (fn as (...a: unknown[]) => unknown)(...args);
+        },
+      });
+      self.address = server.address;
+      await repo.registerProcess(db, self, Date.now());
+      log.info({ process: self.id, address: self.address }, 'wechaty: route server listening');
+      local.startLeases(self);
+      local.resume(onlineAccounts);
     },
 
-    async startLogin({ loginId, deviceId }) {
-      // One start per device at a time (a double click): the second takes over the first's puppet.
-      const before = starting.get(deviceId);
-      const mine = (async () => {
-        await before;
-        return startLoginNow(loginId, deviceId);
-      })();
-      const settled = mine.then(
-        () => undefined,
-        () => undefined,
+    async startLogin(req) {
+      // Nobody runs the device: it starts here, unless another process claims it first (then there).
+      for (let attempt = 1; ; attempt++) {
+        const holder = await holderOf(req.deviceId);
+        if (holder)
+          return (await callPeer(holder, 'startLogin', [req], ROUTE_TIMEOUT_MS)) as { qrContent: string };
+        try {
+          return await local.startLogin(req);
+        } catch (err) {
+          if (!(err instanceof HeldElsewhere) || attempt >= OWNER_LOOKUPS) throw unreachableIfHeld(err);
+        }
+      }
+    },
+
+    loginEnded(loginId, deviceId) {
+      void onDevice(deviceId, 'loginEnded', [loginId], async () => local.loginEnded(loginId)).catch((err) =>
+        log.warn({ err, deviceId }, 'wechaty: an ended QR login could not reach its puppet'),
       );
-      starting.set(deviceId, settled);
-      try {
-        return await mine;
-      } finally {
-        if (starting.get(deviceId) === settled) starting.delete(deviceId);
-      }
     },
 
-    loginEnded(loginId) {
-      for (const session of byDevice.values()) {
-        // Only a puppet still waiting on that very login: one logged in, or handed to a newer
-        // login on the same device, lives on.
-        if (session.loginId === loginId && !session.account) void endSession(session);
-      }
-    },
-
-    resume(accounts) {
-      for (const account of accounts) {
-        void (async () => {
-          if (byAccount.has(account.accountId)) return;
-          let token: string | undefined;
-          if (opts.tokens.length > 0) {
-            const used = await repo.deviceTokenHash(db, account.deviceId);
-            const index = freeTokens.findIndex((t) => fingerprint(t) === used);
-            // Its token is no longer configured (or taken): that session cannot be reached.
-            if (index < 0) return emit().loggedOut(account, GAVE_UP);
-            [token] = freeTokens.splice(index, 1);
-          }
-          let puppet: Puppet;
-          try {
-            puppet = opts.createPuppet({ deviceId: account.deviceId, token });
-          } catch (err) {
-            if (token !== undefined) freeTokens.push(token);
-            throw err;
-          }
-          const session = newSession(account.deviceId, token, puppet);
-          session.account = account;
-          byDevice.set(account.deviceId, session);
-          byAccount.set(account.accountId, session);
-          // Quietly: a quick restart is not news; the loss is announced only if this fails (reconnect).
-          restoreWith(session, puppet);
-        })().catch((err) =>
-          log.error({ err: describe(err), accountId: account.accountId }, 'wechaty: resume failed'),
-        );
-      }
-    },
-
-    async accountOnline(account) {
-      const session = byDevice.get(account.deviceId);
-      if (!session) throw new Error(`wechaty: no puppet for device ${account.deviceId}`);
-      const before = byAccount.get(account.accountId);
-      if (before && before !== session) await endSession(before);
-      session.account = account;
-      byAccount.set(account.accountId, session);
-      keepAlive(session, session.puppet);
-    },
-
-    async logout(account) {
-      const session = byAccount.get(account.accountId);
-      if (!session || session.ended) return;
-      const { puppet } = session;
-      session.generation += 1; // its own logout event is ours, not news
-      if (!session.restoring && puppet.isLoggedIn) {
-        await puppet.logout('主动退出登录').catch((err) => {
-          log.warn({ err: describe(err), deviceId: session.deviceId }, 'wechaty: puppet logout failed');
-        });
-      }
-      await endSession(session);
-    },
-
-    syncAddressList: async (account) => contactsOf.addressList(sessionOf(account).puppet),
-    listContacts: async (account) => contactsOf.listContacts(sessionOf(account).puppet),
-    getContacts: async (account, ids) => contactsOf.getContacts(sessionOf(account).puppet, ids),
-    hasContact: async (account, peer) => contactsOf.hasContact(sessionOf(account).puppet, peer),
-    getRoom: async (account, roomId) => contactsOf.getRoom(sessionOf(account).puppet, roomId),
+    accountOnline: (account) => onAccount(account, 'accountOnline', [], () => local.accountOnline(account)),
+    logout: (account) => onAccount(account, 'logout', [], () => local.logout(account)),
+    syncAddressList: (account) =>
+      onAccount(account, 'syncAddressList', [], () => local.syncAddressList(account)),
+    listContacts: (account) => onAccount(account, 'listContacts', [], () => local.listContacts(account)),
+    getContacts: (account, ids) =>
+      onAccount(account, 'getContacts', [ids], () => local.getContacts(account, ids)),
+    hasContact: (account, peer) =>
+      onAccount(account, 'hasContact', [peer], () => local.hasContact(account, peer)),
+    getRoom: (account, roomId) =>
+      onAccount(account, 'getRoom', [roomId], () => local.getRoom(account, roomId)),
 
     async send(account, message) {
-      const session = byAccount.get(account.accountId);
-      if (!session || session.restoring || !session.puppet.isLoggedIn) return { ok: false, error: OFFLINE };
       try {
-        return await mapping.send(session.puppet, message);
+        return await onAccount(account, 'send', [message], () => local.send(account, message));
       } catch (err) {
-        const text = describe(err);
-        if (/unsupported|unimplemented/i.test(text)) return { ok: false, error: UNSUPPORTED };
-        log.warn({ err: text, msgId: message.msgId }, 'wechaty: send failed');
-        return { ok: false, error: '消息通道发送失败，请稍后重试' };
+        if (!(err instanceof PeerUnreachable)) throw err;
+        log.warn(
+          { err: err.reason, msgId: message.msgId },
+          'wechaty: the process running the account is unreachable',
+        );
+        return { ok: false, error: err.message };
       }
     },
 
-    proxies: () => [{ code: 'default', name: '默认线路', region: '消息通道' }],
+    proxies: () => local.proxies(),
 
     async stop() {
-      // Puppets stop without logging out: the network keeps the accounts' sessions, and the next
-      // start reconnects them (resume).
-      await Promise.all([...byDevice.values()].map((s) => endSession(s)));
+      await local.stop();
+      await server?.close();
+      await repo
+        .unregisterProcess(db, self.id)
+        .catch((err) => log.warn({ err }, 'wechaty: process not unregistered'));
     },
   };
+}
+
+/** A device another process claimed but did not publish in time: answered as a busy channel. */
+function unreachableIfHeld(err: unknown) {
+  return err instanceof HeldElsewhere ? new PeerUnreachable(err) : err;
 }

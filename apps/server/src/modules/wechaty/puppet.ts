@@ -35,6 +35,32 @@ export interface Puppet {
   messageSendMiniProgram(conversationId: string, app: payloads.MiniProgram): Promise<unknown>;
 }
 
+/**
+ * Stops a puppet here without stopping the network's side of it, so the account's session lives on
+ * for the next connection with the same token (another process taking the device over, or this
+ * service after a restart). wechaty-puppet-service's stop() would also ask the puppet server to stop
+ * its puppet (a StopRequest), which ends the session on networks that do not log back in by
+ * themselves: its gRPC client (internals of the pinned 1.19.x: `_grpcManager`, tested by
+ * wechaty-processes.test.ts) is told to skip that one call. A puppet with no server side stops as usual.
+ */
+export async function detach(puppet: Puppet): Promise<void> {
+  type Callback = (err: Error | null, response?: unknown) => void;
+  const manager = (
+    puppet as {
+      _grpcManager?: {
+        _client?: { stop?: (req: unknown, cb: Callback) => void };
+        eventStream?: { cancel?: () => void };
+      };
+    }
+  )._grpcManager;
+  const client = manager?._client;
+  if (client && typeof client.stop === 'function') client.stop = (_req, cb) => cb(null);
+  // The server serves one event stream per puppet: cancelled on the wire now (its own stop() only
+  // destroys it here, and the server would refuse the next connection's stream until it noticed).
+  manager?.eventStream?.cancel?.();
+  await puppet.stop();
+}
+
 /** Makes the puppet for one device; `token` is the network credential it holds (one account each). */
 export type PuppetFactory = (slot: { deviceId: string; token: string | undefined }) => Puppet;
 
