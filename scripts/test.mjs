@@ -9,6 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 const CI = process.env.CI === 'true';
 const onlyArg = process.argv.indexOf('--only');
@@ -27,6 +28,8 @@ if (apiFilesArg !== -1 && apiFiles.length === 0) {
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const reportDir = mkdtempSync(path.join(os.tmpdir(), 'wxc-test-'));
 const totals = { passed: 0, failed: 0, skipped: 0 };
+/** "project › file › test: first line of the error", for the summary (CI's log may show only its end). */
+const failures = [];
 const steps = [];
 const skipped = [];
 
@@ -83,10 +86,25 @@ function vitest(project, env = {}, filters = []) {
     totals.failed += r.numFailedTests;
     totals.skipped += r.numPendingTests + r.numTodoTests;
     if (!ok && r.numFailedTests === 0) totals.failed += 1; // a suite that failed to load
+    for (const file of r.testResults ?? []) {
+      const where = `${project} › ${path.relative(process.cwd(), file.name)}`;
+      const failed = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
+      for (const a of failed) failures.push(`${where} › ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
+      if (file.status === 'failed' && failed.length === 0)
+        failures.push(`${where}: ${firstLine(file.message)}`);
+    }
   } else if (!ok) {
     totals.failed += 1;
+    failures.push(`${project}: no report (vitest did not finish)`);
   }
   return ok;
+}
+
+function firstLine(text) {
+  return stripVTControlCharacters(text ?? '')
+    .trim()
+    .split('\n')[0]
+    .slice(0, 300);
 }
 
 const wants = (project) => !only || only.has(project);
@@ -138,10 +156,14 @@ if (wants('e2e')) {
 console.log('\nSummary');
 for (const s of steps) console.log(`  ${s.ok ? '✓' : '✗'} ${s.name} (${s.seconds}s)`);
 for (const s of skipped) console.log(`  - skipped: ${s}`);
+for (const f of failures) console.log(`  ✗ ${f}`);
 console.log(
   `\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`,
 );
 if (process.env.TEST_TOTALS_FILE) {
-  writeFileSync(process.env.TEST_TOTALS_FILE, JSON.stringify({ ...totals, ok, node: process.version }));
+  writeFileSync(
+    process.env.TEST_TOTALS_FILE,
+    JSON.stringify({ ...totals, failures, ok, node: process.version }),
+  );
 }
 process.exit(ok && totals.failed === 0 ? 0 : 1);
