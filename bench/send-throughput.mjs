@@ -103,6 +103,7 @@ try {
     { concurrency: CONCURRENCY, seconds: SECONDS },
   );
   const ended = performance.now();
+  const deliveredByEnd = received - before;
   // Each send yields a message_status callback and a reply (a message callback).
   const expected = result.ok * 2;
   const deadline = Date.now() + 120_000;
@@ -129,6 +130,11 @@ try {
       deliveredPerSecond: Math.round(delivered / deliverySeconds),
       allDeliveredAfterSeconds: Number(deliverySeconds.toFixed(1)),
       drainedAfterEndSeconds: Number(((lastCallbackAt - ended) / 1000).toFixed(1)),
+      // The backlog the sends left, and how fast it went once nothing else ran.
+      backlogAtEnd: expected - deliveredByEnd,
+      drainPerSecond: Math.round(
+        (delivered - deliveredByEnd) / Math.max(0.001, (lastCallbackAt - ended) / 1000),
+      ),
     },
     ratioToBaseline: Number((result.perSecond / baseline.perSecond).toFixed(3)),
   };

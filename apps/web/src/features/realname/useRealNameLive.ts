@@ -2,6 +2,7 @@ import * as authCalls from '@wxc/contract/calls/auth';
 import { useEffect } from 'react';
 import { call } from '../../api/client';
 import { setUser, useSession } from '../../stores/session';
+import { liveConnection } from '../messaging/useLive';
 
 /** While a review is pending, the status is re-read this often (besides focus and live events). */
 export const REVIEW_POLL_MS = 15_000;
@@ -29,19 +30,10 @@ export function useRealNameLive(): void {
   const isCustomer = useSession((s) => !!s.user && !s.user.roles.includes('admin'));
   useEffect(() => {
     if (!isCustomer) return;
-    // The live connection module loads after the shell (it is the messaging pages' too).
-    let unsubscribe: (() => void) | undefined;
-    let cancelled = false;
-    void import('../messaging/useLive').then(({ liveConnection }) => {
-      if (cancelled) return;
-      unsubscribe = liveConnection.subscribe((event) => {
-        if (event.kind === 'realname') onRealNameEvent(event.status);
-      });
+    // The tab's one live connection (the shell's wx-count badge holds it open already).
+    return liveConnection.subscribe((event) => {
+      if (event.kind === 'realname') onRealNameEvent(event.status);
     });
-    return () => {
-      cancelled = true;
-      unsubscribe?.();
-    };
   }, [isCustomer]);
   useEffect(() => {
     if (!isCustomer) return;
