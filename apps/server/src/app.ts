@@ -13,6 +13,7 @@ import { startHousekeeping } from './housekeeping.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandler } from './lib/error-handler.js';
 import { createRouter, NO_STORE } from './lib/http.js';
 import { lazyChildLoggerFactory } from './lib/lazy-logger.js';
+import { watchLoopLag } from './lib/loop-lag.js';
 import { registerLoadShedding } from './lib/overload.js';
 import { securityHeaders } from './lib/security-headers.js';
 import { createSerializerCompiler } from './lib/serializer.js';
@@ -67,6 +68,8 @@ export interface BuildOptions {
   callbackRetryDelaysMs?: number[];
   /** Per-attempt callback timeout (default 5 s). */
   callbackTimeoutMs?: number;
+  /** A send claim's lease (default 5 min); tests shorten it. */
+  sendLeaseMs?: number;
   /** Replaces the messaging network chosen by config (tests hand in a wechaty mock puppet). */
   messagingProvider?: MessagingProviderFactory;
   /**
@@ -192,8 +195,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     reply.headers(alwaysHttps || req.protocol === 'https' ? headers.https : headers.http);
     done();
   });
+  // How far behind the event loop runs: what load shedding and the callbacks' delivery pace go by.
+  const loopLag = watchLoopLag();
+  app.addHook('onClose', async () => loopLag.stop());
   // Right after the security headers: a shed request costs nothing more than its 503.
-  registerLoadShedding(app, config.overloadEventLoopDelayMs);
+  registerLoadShedding(app, config.overloadEventLoopDelayMs, loopLag);
   // Large API answers (the OpenAPI document, long lists) compressed on the fly; small ones are not
   // worth the CPU. The console's files come precompressed from the build (web.ts).
   await app.register(compress, {
@@ -211,6 +217,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     bus: opts.bus,
     callbackRetryDelaysMs: opts.callbackRetryDelaysMs,
     callbackTimeoutMs: opts.callbackTimeoutMs,
+    sendLeaseMs: opts.sendLeaseMs,
+    loopLag,
     rateLimitKeyPrefix: opts.rateLimitKeyPrefix,
     messagingProvider: opts.messagingProvider ?? (await configuredMessagingProvider(config)),
   });

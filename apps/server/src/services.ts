@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from './config.js';
 import type { Database } from './db/index.js';
 import type { DB } from './db/schema.js';
+import type { LoopLag } from './lib/loop-lag.js';
 import { createDirectoryCache } from './modules/api-accounts/cache.js';
 import { createApiAccountService } from './modules/api-accounts/service.js';
 import { createApiAuth } from './modules/api-auth/service.js';
@@ -46,6 +47,10 @@ export interface ServiceOptions {
   bus?: EventBus | undefined;
   callbackRetryDelaysMs?: number[] | undefined;
   callbackTimeoutMs?: number | undefined;
+  /** A send claim's lease (tests shorten it; default: messaging/send-queue.ts). */
+  sendLeaseMs?: number | undefined;
+  /** This process's event loop lag (app.ts): callbacks are delivered faster while the loop idles. */
+  loopLag?: LoopLag | undefined;
   /** Prefix of the rate limits' Redis keys (tests give each run its own). */
   rateLimitKeyPrefix?: string | undefined;
   /** The messaging network (app.ts loads the configured one); unset: the built-in simulator. */
@@ -134,12 +139,14 @@ export function createServices(opts: ServiceOptions) {
   // the records it writes
   const callbacks = createCallbackService({
     db,
+    writes: database.writes,
     log,
     bus,
     subAccounts: apiAccounts,
     allowPrivate: config.callbackAllowPrivate,
     retryDelaysMs: opts.callbackRetryDelaysMs ?? config.callbackRetryDelaysMs,
     timeoutMs: opts.callbackTimeoutMs,
+    loopLag: opts.loopLag,
   });
   const simulator = opts.messagingProvider
     ? null
@@ -154,6 +161,7 @@ export function createServices(opts: ServiceOptions) {
       });
   const gateway = createGateway({
     db,
+    writes: database.writes,
     log,
     bus,
     callbacks,
@@ -164,6 +172,7 @@ export function createServices(opts: ServiceOptions) {
     qrTtlMs: config.messaging.qrTtlMs,
     sendIntervalMs: config.messaging.sendIntervalMs,
     sendTimeoutMs: config.messaging.sendTimeoutMs,
+    sendLeaseMs: opts.sendLeaseMs,
     serviceGate: company,
   });
   const records = createRecordService({ db, accounts: gateway });

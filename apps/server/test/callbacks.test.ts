@@ -554,6 +554,7 @@ describe.each(dialects)('callbacks (%s)', (dialect) => {
       };
       const worker = createCallbackService({
         db: strict.database.db,
+        writes: strict.database.writes,
         subAccounts: subAccountDirectory(strict.database.db, createDirectoryCache(localDirectoryChanges())),
         log: strict.app.log,
         bus: createLocalBus(),
@@ -741,6 +742,7 @@ describe.each(dialects)('callbacks (%s)', (dialect) => {
       const workers = [
         createCallbackService({
           db: tc.database.db,
+          writes: tc.database.writes,
           subAccounts: subAccountDirectory(tc.database.db, createDirectoryCache(localDirectoryChanges())),
           log: tc.app.log,
           bus: createLocalBus(),
@@ -748,6 +750,7 @@ describe.each(dialects)('callbacks (%s)', (dialect) => {
         }),
         createCallbackService({
           db: other.db,
+          writes: other.writes,
           subAccounts: subAccountDirectory(other.db, createDirectoryCache(localDirectoryChanges())),
           log: tc.app.log,
           bus: createLocalBus(),

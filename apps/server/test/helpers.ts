@@ -24,6 +24,25 @@ if (process.env.CI === 'true' && !PG_URL) {
 }
 export const dialects: Dialect[] = PG_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 
+/** Advisory lock key of schema changes in the PostgreSQL test database ('wxc1'). */
+const SCHEMA_CHANGE_LOCK = 0x77786331;
+
+/**
+ * Runs `change` while no other test file (they run two at a time, one database) changes a schema:
+ * Kysely's migrator lists the tables of every schema (and their serial sequences, by name), and
+ * failed with "relation … does not exist" when another file dropped its schema meanwhile.
+ */
+export async function withSchemaChangeLock<T>(change: () => Promise<T>): Promise<T> {
+  const c = new pg.Client({ connectionString: PG_URL });
+  await c.connect();
+  try {
+    await c.query('select pg_advisory_lock($1)', [SCHEMA_CHANGE_LOCK]);
+    return await change();
+  } finally {
+    await c.end(); // ends the session, and so its advisory lock
+  }
+}
+
 export interface SentSms {
   phone: string;
   scene: string;
@@ -91,21 +110,14 @@ export async function createTestApp(
     database = await openDatabase({ databaseUrl: PG_URL, pgSchema: options.pgSchema, ...pool });
   } else if (dialect === 'postgres') {
     const schema = `t_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
+    await runPg(`create schema ${schema}`);
     database = await openDatabase({ databaseUrl: PG_URL, pgSchema: schema, ...pool });
-    dropSchema = async () => {
-      const c = new pg.Client({ connectionString: PG_URL });
-      await c.connect();
-      await c.query(`drop schema ${schema} cascade`);
-      await c.end();
-    };
+    dropSchema = () => runPg(`drop schema ${schema} cascade`);
   } else {
     database = await openDatabase({ sqliteFile: options.sqliteFile ?? ':memory:' });
   }
-  await migrateToLatest(database.db);
+  if (dialect === 'postgres') await withSchemaChangeLock(() => migrateToLatest(database.db));
+  else await migrateToLatest(database.db);
 
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -186,17 +198,21 @@ export async function createTestApp(
 /** Creates an empty PostgreSQL schema (for `pgSchema`); returns its name and a function dropping it. */
 export async function createPgSchema(): Promise<{ schema: string; drop: () => Promise<void> }> {
   const schema = `t_${randomBytes(6).toString('hex')}`;
-  const run = async (q: string) => {
+  await runPg(`create schema ${schema}`);
+  return { schema, drop: () => runPg(`drop schema ${schema} cascade`) };
+}
+
+/** Creates or drops a test schema, under the schema change lock. */
+function runPg(statement: string): Promise<void> {
+  return withSchemaChangeLock(async () => {
     const c = new pg.Client({ connectionString: PG_URL });
     await c.connect();
     try {
-      await c.query(q);
+      await c.query(statement);
     } finally {
       await c.end();
     }
-  };
-  await run(`create schema ${schema}`);
-  return { schema, drop: () => run(`drop schema ${schema} cascade`) };
+  });
 }
 
 /** A SQLite file or a PostgreSQL schema that several apps (in a row or at once) can open. */
@@ -222,16 +238,16 @@ function tablesOf(database: Database): Promise<string[]> {
   let tables = tableLists.get(database);
   if (!tables) {
     tables = (async () => {
-      // PostgreSQL: this suite's schema only (introspection lists every schema's tables).
-      const schema =
+      // PostgreSQL: this suite's schema only, from the catalogue (Kysely's introspection lists every
+      // schema's tables, and fails when another file drops one meanwhile).
+      const names =
         database.dialect === 'postgres'
-          ? (await sql<{ s: string }>`select current_schema() as s`.execute(database.db)).rows[0]?.s
-          : undefined;
-      return (await database.db.introspection.getTables())
-        .filter((t) => schema === undefined || t.schema === schema)
-        .map((t) => t.name)
-        .filter((n) => !n.startsWith('kysely_') && n !== 'rate_windows')
-        .sort();
+          ? (
+              await sql<{ name: string }>`select table_name as name from information_schema.tables
+                where table_schema = current_schema()`.execute(database.db)
+            ).rows.map((r) => r.name)
+          : (await database.db.introspection.getTables()).map((t) => t.name);
+      return names.filter((n) => !n.startsWith('kysely_') && n !== 'rate_windows').sort();
     })();
     tableLists.set(database, tables);
   }

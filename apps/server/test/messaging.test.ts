@@ -12,6 +12,7 @@ import {
   statisticsCalls,
 } from '@wxc/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as messagingRepo from '../src/modules/messaging/repo.js';
 import { setUpCatalogue } from './commerce-helpers.js';
 import {
   createTestApp,
@@ -471,6 +472,80 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       expect(await state(stranded)).toMatchObject({ error: '账号已下线，消息未发送', claim_token: null });
       // The live holder's claim is still its own.
       expect(await state(held)).toMatchObject({ status: 'sending', claim_token: 'holder' });
+    });
+
+    it('a message stored already claimed renews a lease that would not outlast its send, and is sent once; only the holder renews', async () => {
+      // A lease shorter than a send's timeout plus the margin: every claimed message renews before it goes.
+      const short = await createTestApp(
+        dialect,
+        { ...MESSAGING_ENV, SEND_TIMEOUT_MS: '1000' },
+        { app: { sendLeaseMs: 20_000 } },
+      );
+      try {
+        const c = await customerWithSubAccount(short, await setUpCatalogue(short));
+        const { account } = await loginAccount(short, { token: c.token });
+        const friend = (
+          await short.call(messagingCalls.getAddressList, { wxid: account.wxid }, { token: c.token })
+        ).data.list[0].wxid;
+        // Five at once: all but the first wait their turn behind the account's other sends.
+        const answers = await Promise.all(
+          Array.from({ length: 5 }, (_, i) =>
+            short.call(
+              messagingCalls.sendMsgText,
+              { wxid: account.wxid, toWxid: friend, content: `续租${i}` },
+              { token: c.token },
+            ),
+          ),
+        );
+        expect(answers.map((r) => r.data.status)).toEqual(Array(5).fill('sent'));
+        const db = short.database.db;
+        const out = await db
+          .selectFrom('wx_messages')
+          .select(['id', 'status', 'claim_token', 'wx_account_id', 'company_id'])
+          .where('direction', '=', 'out')
+          .where('content', 'like', '续租%')
+          .execute();
+        expect(out.map((m) => [m.status, m.claim_token])).toEqual(Array(5).fill(['sent', null]));
+
+        // Only the claim's holder renews, and only while the message is being sent.
+        const id = randomUUID();
+        const now = Date.now();
+        await db
+          .insertInto('wx_messages')
+          .values({
+            id,
+            company_id: out[0]!.company_id,
+            wx_account_id: out[0]!.wx_account_id,
+            new_msg_id: `renew-${now}`,
+            direction: 'out',
+            peer: friend,
+            sender: account.wxid,
+            type: 1,
+            app_type: null,
+            content: '续租检查',
+            media: null,
+            status: 'sending',
+            error: null,
+            claim_token: 'holder',
+            lease_until: now + 1000,
+            create_time: Math.floor(now / 1000),
+            created_at: now,
+            seq: now * 1000,
+          })
+          .execute();
+        expect(await messagingRepo.renewClaim(db, id, 'someone-else', now + 60_000)).toBe(false);
+        expect(await messagingRepo.renewClaim(db, id, 'holder', now + 60_000)).toBe(true);
+        const renewed = await db
+          .selectFrom('wx_messages')
+          .select('lease_until')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow();
+        expect(Number(renewed.lease_until)).toBe(now + 60_000);
+        await messagingRepo.settleMessage(db, id, 'holder', 'sent', null);
+        expect(await messagingRepo.renewClaim(db, id, 'holder', now + 120_000)).toBe(false);
+      } finally {
+        await short.close();
+      }
     });
 
     it('paces one account’s sends exactly, sent by three processes on one database', async () => {

@@ -13,7 +13,14 @@ import {
   sweepWindows,
   tableWindows,
 } from '../src/modules/rate-limits/store.js';
-import { createTestApp, dialects, sharedDatabase, type TestApp, uniquePhone } from './helpers.js';
+import {
+  createTestApp,
+  dialects,
+  sharedDatabase,
+  type TestApp,
+  uniquePhone,
+  withSchemaChangeLock,
+} from './helpers.js';
 
 /**
  * Per-IP rate limits hold for the whole deployment: two app instances on one database (or one
@@ -327,7 +334,7 @@ describe('a shared store that does not answer fails open, with a warning', () =>
       const t = await createTestApp('postgres', {}, { sensitiveRateLimit: 2, logger });
       try {
         expect(t.app.services.rateLimits.kind).toBe('table');
-        await sql`drop table rate_windows`.execute(t.database.db);
+        await withSchemaChangeLock(() => sql`drop table rate_windows`.execute(t.database.db));
         const ip = nextIp();
         for (let i = 0; i < 4; i++) {
           expect((await t.call(authCalls.getVerifyCode, {}, { ip })).code).toBe('200');

@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql 
 import pg from 'pg';
 import { startCheckpointer } from './checkpointer.js';
 import { loadSqliteDriver } from './driver.js';
+import { directWrites, groupCommitWrites, type Writes } from './group-commit.js';
 import { migrations } from './migrations/index.js';
 import type { DB } from './schema.js';
 
@@ -13,6 +14,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Database {
   db: Kysely<DB>;
   dialect: Dialect;
+  /** How the hot paths write: grouped commits on SQLite (db/group-commit.ts). */
+  writes: Writes;
   /** Cheap round trip for /readyz. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -60,6 +63,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     return {
       db,
       dialect: 'postgres',
+      writes: directWrites(db),
       ping: async () => void (await sql`select 1`.execute(db)),
       close: () => db.destroy(),
     };
@@ -80,6 +84,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   return {
     db,
     dialect: 'sqlite',
+    writes: groupCommitWrites(db),
     ping: async () => void (await sql`select 1`.execute(db)),
     close: async () => {
       await checkpointer?.stop();

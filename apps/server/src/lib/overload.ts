@@ -1,14 +1,10 @@
 import { ErrorCatalogue } from '@wxc/contract';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { NO_STORE } from './http.js';
+import type { LoopLag } from './loop-lag.js';
 
 /** What a shed request is told: try again after this many seconds. */
 export const RETRY_AFTER_SECONDS = 5;
-
-/** How often the event loop's lag is measured. */
-const TICK_MS = 50;
-/** Weight of the newest measurement in the smoothed lag (the rest is the history). */
-const SMOOTHING = 0.3;
 
 /** The 503 envelope a shed request gets. */
 const BUSY = (() => {
@@ -46,23 +42,13 @@ declare module 'fastify' {
  * answered (a busy process is not a dead one), `/readyz` is not (a load balancer sends new work
  * elsewhere). The other overload signal, no free database connection, is the error handler's.
  *
- * The lag is how late a 50 ms timer fires, smoothed (the newest measurement weighs 0.3): one long
- * turn does not shed, a loop that stays behind does. Measured here rather than with
+ * The lag is how late a 50 ms timer fires, smoothed (lib/loop-lag.ts): one long turn does not
+ * shed, a loop that stays behind does. Measured this way rather than with
  * @fastify/under-pressure, whose event-loop-delay reading shed two requests in three in a
  * 1,000-connection soak that the service answered in full (p99 480 ms) with shedding off.
  */
-export function registerLoadShedding(app: FastifyInstance, maxLagMs: number) {
-  let lag = 0;
-  let last = performance.now();
-  const timer = setInterval(() => {
-    const now = performance.now();
-    lag = lag * (1 - SMOOTHING) + Math.max(0, now - last - TICK_MS) * SMOOTHING;
-    last = now;
-  }, TICK_MS);
-  timer.unref();
-  app.addHook('onClose', async () => clearInterval(timer));
-
-  const overloaded = () => maxLagMs > 0 && lag > maxLagMs;
+export function registerLoadShedding(app: FastifyInstance, maxLagMs: number, lag: LoopLag) {
+  const overloaded = () => maxLagMs > 0 && lag.ms() > maxLagMs;
   app.decorate('overloaded', overloaded);
   if (maxLagMs <= 0) return;
 
@@ -72,7 +58,7 @@ export function registerLoadShedding(app: FastifyInstance, maxLagMs: number) {
     const now = Date.now();
     if (now - loggedAt >= LOG_EVERY_MS) {
       loggedAt = now;
-      req.log.warn({ lagMs: Math.round(lag) }, 'overloaded: shedding requests with 503');
+      req.log.warn({ lagMs: Math.round(lag.ms()) }, 'overloaded: shedding requests with 503');
     }
     // Answered here: no later hook and no handler runs for it (Fastify checks reply.sent).
     reply.send(busy(reply));

@@ -9,11 +9,13 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Agent, request } from 'undici';
+import type { Writes } from '../../db/group-commit.js';
 import type { ApiAccountRow, CallbackEventRow, DB } from '../../db/schema.js';
 import { createBatcher } from '../../lib/batcher.js';
 import { newId } from '../../lib/crypto.js';
 import { AppError } from '../../lib/errors.js';
 import type { ApiCaller } from '../../lib/http.js';
+import type { LoopLag } from '../../lib/loop-lag.js';
 import { assertCallbackUrlAllowed, guardedLookup, type Resolver } from '../../lib/url-guard.js';
 import type { SubAccountDirectory } from '../api-accounts/service.js';
 import type { EventBus } from '../events/bus.js';
@@ -39,6 +41,21 @@ export const CALLBACK_TIMEOUT_MS = 5_000;
  * 0.9 s but still shed 2–4× more of the soak than 32. Customers' requests come first: 32.
  */
 export const DELIVERY_CONCURRENCY = 32;
+/**
+ * Deliveries in flight while the event loop idles (its smoothed lag under IDLE_LAG_MS): no request
+ * is waiting, so a backlog the callbacks built up under load drains at the receivers' pace, about
+ * twice as fast (bench/README.md, session 11). Under any load the loop lags more than this (20–40
+ * ms in the send benchmark, 0.5–2 s in the soak) and the limit above holds.
+ */
+export const IDLE_DELIVERY_CONCURRENCY = 128;
+export const IDLE_LAG_MS = 10;
+
+/** Deliveries in flight allowed now: fixed when configured, else by how busy the event loop is. */
+function deliveryLimit({ concurrency, loopLag }: Pick<CallbackServiceDeps, 'concurrency' | 'loopLag'>) {
+  if (concurrency !== undefined) return () => concurrency;
+  if (!loopLag) return () => DELIVERY_CONCURRENCY;
+  return () => (loopLag.ms() < IDLE_LAG_MS ? IDLE_DELIVERY_CONCURRENCY : DELIVERY_CONCURRENCY);
+}
 
 /** x-wx-signature: hex(HMAC-SHA256(key = the sub-account's secret hash, `${timestamp}.${body}`)). */
 export function signCallback(secretHash: string, timestamp: number | string, body: string): string {
@@ -47,6 +64,8 @@ export function signCallback(secretHash: string, timestamp: number | string, bod
 
 export interface CallbackServiceDeps {
   db: Kysely<DB>;
+  /** Where events and attempts are written (grouped commits on SQLite). */
+  writes: Writes;
   /** Sub-accounts: whose secret signs, where events go (their URL, else the company default). */
   subAccounts: Pick<SubAccountDirectory, 'subAccount' | 'getCompanyConfig' | 'setCallbackUrl'>;
   log: FastifyBaseLogger;
@@ -58,8 +77,10 @@ export interface CallbackServiceDeps {
   resolve?: Resolver | undefined;
   /** Per attempt (default 5 s). */
   timeoutMs?: number | undefined;
-  /** Deliveries in flight per process (default DELIVERY_CONCURRENCY). */
+  /** Deliveries in flight per process (default DELIVERY_CONCURRENCY, or IDLE_DELIVERY_CONCURRENCY). */
   concurrency?: number | undefined;
+  /** This process's event loop lag: while it idles, more deliveries are in flight. */
+  loopLag?: LoopLag | undefined;
   /** Longest idle sleep of the worker (default 2 s): bounds how late another process's event is seen. */
   maxIdleMs?: number | undefined;
 }
@@ -129,7 +150,7 @@ function describeError(err: unknown, timeoutMs: number): string {
 }
 
 export function createCallbackService(deps: CallbackServiceDeps) {
-  const { db, log, bus, allowPrivate, subAccounts } = deps;
+  const { db, writes, log, bus, allowPrivate, subAccounts } = deps;
   const delays = deps.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
   const maxAttempts = delays.length + 1;
   const timeoutMs = deps.timeoutMs ?? CALLBACK_TIMEOUT_MS;
@@ -221,11 +242,12 @@ export function createCallbackService(deps: CallbackServiceDeps) {
 
   /**
    * Attempts that end while others are being written are settled together, in one transaction: one
-   * commit for a burst rather than one per event. (The events are claimed by this process, so no
-   * other writer touches them.)
+   * commit for a burst rather than one per event (on SQLite the transaction also shares its commit
+   * with the other writes of the same turn: db/group-commit.ts). The events are claimed by this
+   * process, so no other writer touches them.
    */
   const settler = createBatcher((attempts: Attempted[]) =>
-    db.transaction().execute(async (trx) => {
+    writes.transact(async (trx) => {
       const settled: Settled[] = [];
       for (const a of attempts) settled.push(await settleAttempt(trx, a));
       return settled;
@@ -248,7 +270,7 @@ export function createCallbackService(deps: CallbackServiceDeps) {
     db,
     log,
     deliver: deliverClaimed,
-    concurrency: deps.concurrency ?? DELIVERY_CONCURRENCY,
+    limit: deliveryLimit(deps),
     lockMs,
     maxIdleMs: deps.maxIdleMs ?? 2_000,
   });
@@ -333,7 +355,8 @@ export function createCallbackService(deps: CallbackServiceDeps) {
       delivered_at: null,
     };
     try {
-      await repo.insertEvent(within ?? db, row);
+      if (within) await repo.insertEvent(within, row);
+      else await writes.write((w) => repo.insertEvent(w, row));
     } catch (err) {
       if (direct) worker.release();
       throw err;

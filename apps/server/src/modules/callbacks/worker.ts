@@ -8,8 +8,8 @@ export interface WorkerOptions {
   log: FastifyBaseLogger;
   /** Delivers one claimed event and settles it; never rejects. */
   deliver(event: CallbackEventRow): Promise<void>;
-  /** Deliveries in flight at most. */
-  concurrency: number;
+  /** Deliveries in flight at most, now (it may change with the load). */
+  limit(): number;
   /** How long a claim holds an event: longer than any attempt can take. */
   lockMs: number;
   /** Longest sleep: events queued by other processes are noticed within this. */
@@ -17,7 +17,7 @@ export interface WorkerOptions {
 }
 
 /**
- * The outbox worker: claims due events and hands them to `deliver`, at most `concurrency` at once.
+ * The outbox worker: claims due events and hands them to `deliver`, at most `limit()` at once.
  * It sleeps until the next event falls due, a local wake-up (a new event, a finished delivery) or
  * `maxIdleMs`, whichever comes first: no polling storm, and other processes' events are not missed.
  */
@@ -50,7 +50,7 @@ export function createDeliveryWorker(o: WorkerOptions) {
   async function pass() {
     do {
       again = false;
-      const free = o.concurrency - inFlight.size - reserved;
+      const free = o.limit() - inFlight.size - reserved;
       if (free <= 0) return; // a finishing delivery wakes the worker
       const now = Date.now();
       const claimed = await repo.claimDue(o.db, now, free, now + o.lockMs);
@@ -109,7 +109,7 @@ export function createDeliveryWorker(o: WorkerOptions) {
      * claim is needed: `handOff` once it is committed, `release` if it is not); false when none is free.
      */
     reserve(): boolean {
-      if (!started || stopped || inFlight.size + reserved >= o.concurrency) return false;
+      if (!started || stopped || inFlight.size + reserved >= o.limit()) return false;
       reserved += 1;
       return true;
     },

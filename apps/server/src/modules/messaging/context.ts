@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { Writes } from '../../db/group-commit.js';
 import type { DB } from '../../db/schema.js';
 import { newId } from '../../lib/crypto.js';
 import { AppError } from '../../lib/errors.js';
@@ -13,6 +14,8 @@ import * as repo from './repo.js';
 
 export interface GatewayContextDeps {
   db: Kysely<DB>;
+  /** Where messages and their callback events are written (grouped commits on SQLite). */
+  writes: Writes;
   log: FastifyBaseLogger;
   bus: EventBus;
   callbacks: CallbackSink;
@@ -24,7 +27,7 @@ export interface GatewayContextDeps {
  * account, and how a change leaves the gateway (stored, handed to the callback outbox, published to
  * live consoles). Holds no state.
  */
-export function createGatewayContext({ db, log, bus, callbacks, provider }: GatewayContextDeps) {
+export function createGatewayContext({ db, writes, log, bus, callbacks, provider }: GatewayContextDeps) {
   const ref = (row: { id: string; company_id: string; wxid: string; device_id: string }): AccountRef => ({
     accountId: row.id,
     companyId: row.company_id,
@@ -73,7 +76,7 @@ export function createGatewayContext({ db, log, bus, callbacks, provider }: Gate
     const addressed = await callbacks.address(event);
     let stored: StoredEvent | undefined;
     try {
-      const result = await db.transaction().execute(async (trx) => {
+      const result = await writes.transact(async (trx) => {
         const done = await change(trx);
         if (done && addressed) stored = await callbacks.store(addressed, trx);
         return done;
@@ -140,7 +143,7 @@ export function createGatewayContext({ db, log, bus, callbacks, provider }: Gate
     status: 'queued' | 'sent',
   ) {
     const row = storedMessage(account, direction, m, status);
-    await repo.insertMessage(db, row);
+    await writes.write((w) => repo.insertMessage(w, row));
     publishMessage(account, row);
     return row;
   }
@@ -156,7 +159,7 @@ export function createGatewayContext({ db, log, bus, callbacks, provider }: Gate
     leaseUntil: number,
   ) {
     const row = storedMessage(account, 'out', m, 'queued');
-    const status = await repo.insertClaimedUnlessQueued(db, row, token, leaseUntil);
+    const status = await writes.write((w) => repo.insertClaimedUnlessQueued(w, row, token, leaseUntil));
     // A claimed message is still `queued` to clients until its outcome.
     publishMessage(account, row);
     return status === 'sending'
@@ -200,6 +203,7 @@ export function createGatewayContext({ db, log, bus, callbacks, provider }: Gate
 
   return {
     db,
+    writes,
     log,
     bus,
     provider,

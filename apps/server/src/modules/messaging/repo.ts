@@ -413,6 +413,26 @@ export async function settleMessage(
   return Number(res.numAffectedRows) === 1;
 }
 
+/**
+ * Extends a claim's lease, only for the claim's holder; false when the claim was lost meanwhile.
+ * A message stored already claimed that waited its turn long enough to near its lease end.
+ */
+export async function renewClaim(
+  db: Kysely<DB>,
+  id: string,
+  token: string,
+  leaseUntil: number,
+): Promise<boolean> {
+  const res = await db
+    .updateTable('wx_messages')
+    .set({ lease_until: leaseUntil })
+    .where('id', '=', id)
+    .where('status', '=', 'sending')
+    .where('claim_token', '=', token)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
 const onlineAccounts = (db: Kysely<DB>) =>
   db.selectFrom('wx_accounts').select('id').where('status', '=', 'online');
 

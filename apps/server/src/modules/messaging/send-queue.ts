@@ -15,6 +15,11 @@ const SEND_LEASE_MS = 5 * 60_000;
 const SEND_TIMEOUT_MS = 60_000;
 /** A paced send slot is held this much past the send's timeout, then free again (a crashed holder). */
 const SLOT_MARGIN_MS = 5_000;
+/**
+ * A message stored already claimed is sent on its lease when that outlasts a whole send by this
+ * much; else the lease is renewed first (it waited long behind sends that hung until their timeout).
+ */
+const LEASE_MARGIN_MS = 30_000;
 /** A send call waits at most this long for its message's outcome, then answers `queued`. */
 const SEND_ANSWER_WAIT_MS = 1_000;
 /** Why a message of an account that went offline is not sent (logins.ts says the same at logout). */
@@ -27,6 +32,8 @@ export interface SendQueueDeps {
   sendIntervalMs: number;
   /** A provider's send is failed after this long (default SEND_TIMEOUT_MS; at most 2 min, inside the lease). */
   sendTimeoutMs?: number | undefined;
+  /** A claim's lease (default SEND_LEASE_MS; tests shorten it). */
+  leaseMs?: number | undefined;
   /** A send needs a package in force. */
   packages: Pick<PackageService, 'activeSlots'>;
 }
@@ -37,10 +44,10 @@ export interface SendQueueDeps {
  *
  * Protocol, across processes, every step one conditional update (repo.ts, "the send queue"):
  * - a send stores the message `queued` and drains the account's queue at once (one drain per
- *   account in a process: `kick`; the send call waits for its own message's outcome); unpaced and
- *   with no drain of the account under way here, it stores the message already claimed instead
- *   (`sending`, its token and lease, unless older ones wait: repo.insertClaimedUnlessQueued) and
- *   that drain sends it first;
+ *   account in a process: `kick`; the send call waits for its own message's outcome); unpaced, it
+ *   stores the message already claimed instead (`sending`, its token and lease, unless older ones
+ *   wait: repo.insertClaimedUnlessQueued) and the account's drain here sends it in turn, renewing
+ *   the lease first if the wait brought it near its end (`stillClaimed`);
  * - draining claims, when paced, the account's send slot (`wx_accounts.next_send_at`), then the
  *   oldest queued message (`queued -> sending`, one statement: `repo.claimOldestQueued`);
  * - the provider's outcome settles it (`sending -> sent | failed`) in one transaction with its
@@ -54,7 +61,7 @@ export interface SendQueueDeps {
  */
 export function createSendQueue(
   ctx: GatewayContext,
-  { sendIntervalMs, sendTimeoutMs = SEND_TIMEOUT_MS, packages }: SendQueueDeps,
+  { sendIntervalMs, sendTimeoutMs = SEND_TIMEOUT_MS, leaseMs = SEND_LEASE_MS, packages }: SendQueueDeps,
 ) {
   const { db, log, bus, provider, ref } = ctx;
   /** The account's next drain here, and when it fires. */
@@ -167,7 +174,8 @@ export function createSendQueue(
           const next = run.claimed.shift();
           if (next) {
             account ??= await repo.findAccountById(db, accountId);
-            if (account) await sendClaimed(account, next.message, next.token);
+            if (account && (await stillClaimed(next.message, next.token)))
+              await sendClaimed(account, next.message, next.token);
             continue;
           }
           if (!run.again || stopped) break;
@@ -180,6 +188,20 @@ export function createSendQueue(
       }
     })();
     return run.done;
+  }
+
+  /**
+   * Whether a message stored already claimed is still ours to send: its lease outlasts a whole send
+   * (the usual case: it waited behind a few sends of its account at most), or was renewed. A claim
+   * lost meanwhile (its lease ran out while sends before it hung until their timeout, and it was
+   * taken back) is someone else's now: sending it here would send it twice.
+   */
+  async function stillClaimed(message: QueuedMessage, token: string): Promise<boolean> {
+    const now = Date.now();
+    if (Number(message.lease_until) - now > sendTimeoutMs + LEASE_MARGIN_MS) return true;
+    const renewed = await repo.renewClaim(db, message.id, token, now + leaseMs);
+    if (!renewed) log.warn({ msgId: message.id }, 'claim lost while waiting its turn; not sent here');
+    return renewed;
   }
 
   /** Sends a message this process holds the claim of, and settles it; false when that failed. */
@@ -262,7 +284,7 @@ export function createSendQueue(
           held = hold;
         }
         const token = randomUUID();
-        const message = await repo.claimOldestQueued(db, accountId, token, now + SEND_LEASE_MS);
+        const message = await repo.claimOldestQueued(db, accountId, token, now + leaseMs);
         if (!message) {
           // Empty, or another process claimed the oldest first. Paced: free the slot and look again
           // while anything is queued. Unpaced: done; a drain that claimed one goes on to the rest.
@@ -299,13 +321,14 @@ export function createSendQueue(
       }
       const raw = toRaw(input);
       const m = { peer, sender: account.wxid, ...raw };
-      // Unpaced, with no drain of the account under way here, the message is stored already claimed
-      // (one statement instead of an insert and a claim) unless older ones wait in its queue.
+      // Unpaced, the message is stored already claimed (one statement instead of an insert and a
+      // claim) unless older ones wait in its queue; this process's drain of the account sends it in
+      // turn (`kick`).
       let row: QueuedMessage;
       let claimed: { message: QueuedMessage; token: string } | undefined;
-      if (sendIntervalMs === 0 && !runs.has(account.id)) {
+      if (sendIntervalMs === 0) {
         const token = randomUUID();
-        row = await ctx.storeClaimedMessage(account, m, token, Date.now() + SEND_LEASE_MS);
+        row = await ctx.storeClaimedMessage(account, m, token, Date.now() + leaseMs);
         if (row.status === 'sending') claimed = { message: row, token };
       } else {
         row = await ctx.storeMessage(account, 'out', m, 'queued');

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { Writes } from '../../db/group-commit.js';
 import type { DB } from '../../db/schema.js';
 import type { SubAccountDirectory } from '../api-accounts/service.js';
 import type { CallbackSink } from '../callbacks/types.js';
@@ -17,6 +18,8 @@ import { createSendQueue } from './send-queue.js';
 
 export interface GatewayOptions {
   db: Kysely<DB>;
+  /** Where messages and their callback events are written (grouped commits on SQLite). */
+  writes: Writes;
   log: FastifyBaseLogger;
   bus: EventBus;
   callbacks: CallbackSink;
@@ -32,6 +35,8 @@ export interface GatewayOptions {
   sendIntervalMs: number;
   /** A provider's send is failed after this long (default 60 s). */
   sendTimeoutMs?: number | undefined;
+  /** A send claim's lease (default: send-queue.ts SEND_LEASE_MS; tests shorten it). */
+  sendLeaseMs?: number | undefined;
   /** Operator rules: a company past its service expiry logs no new accounts in. */
   serviceGate?: Pick<CompanyGate, 'assertServiceActive'> | undefined;
 }
@@ -49,6 +54,7 @@ export function createGateway(opts: GatewayOptions) {
   const queue = createSendQueue(ctx, {
     sendIntervalMs: opts.sendIntervalMs,
     sendTimeoutMs: opts.sendTimeoutMs,
+    leaseMs: opts.sendLeaseMs,
     packages: opts.packages,
   });
   const logins = createLogins(ctx, {

@@ -1,0 +1,111 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Kysely, SqliteDialect } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadSqliteDriver } from './driver.js';
+import { FLUSH_AT, groupCommitWrites } from './group-commit.js';
+import { type Database, migrateToLatest, openDatabase } from './index.js';
+import type { DB } from './schema.js';
+
+let dir: string;
+let other: Database;
+let db: Kysely<DB>;
+/** Every statement the group commit's connection ran. */
+let statements: string[];
+
+beforeEach(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'wxc-group-commit-'));
+  const file = path.join(dir, 'db.sqlite');
+  // A second connection on the same file: what it sees is committed.
+  other = await openDatabase({ sqliteFile: file });
+  await migrateToLatest(other.db);
+  statements = [];
+  const Sqlite = loadSqliteDriver();
+  db = new Kysely<DB>({
+    dialect: new SqliteDialect({ database: new Sqlite(file) }),
+    log: (event) => void statements.push(event.query.sql),
+  });
+});
+
+afterEach(async () => {
+  await db.destroy();
+  await other.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const put = (key: string) => (trx: Kysely<DB>) =>
+  trx.insertInto('settings').values({ key, value: key, updated_at: 1 }).execute();
+const committedKeys = async () =>
+  (
+    await other.db.selectFrom('settings').select('key').where('key', 'like', 't.%').orderBy('key').execute()
+  ).map((r) => r.key);
+const commits = () => statements.filter((s) => s === 'commit').length;
+
+describe('group commit (SQLite)', () => {
+  it('commits the writes of one turn together, each answered with its own result once committed', async () => {
+    const writes = groupCommitWrites(db);
+    const seen: string[][] = [];
+    const results = await Promise.all(
+      ['t.a', 't.b', 't.c'].map((key) =>
+        writes
+          .transact(async (trx) => {
+            await put(key)(trx);
+            return key.toUpperCase();
+          })
+          .then(async (result) => {
+            seen.push(await committedKeys());
+            return result;
+          }),
+      ),
+    );
+    expect(results).toEqual(['T.A', 'T.B', 'T.C']);
+    expect(commits()).toBe(1);
+    // Each promise resolved after the commit: another connection already saw all three.
+    for (const keys of seen) expect(keys).toEqual(['t.a', 't.b', 't.c']);
+  });
+
+  it('rolls back a unit that throws alone, and gives its caller its error', async () => {
+    const writes = groupCommitWrites(db);
+    const failing = writes.transact(async (trx) => {
+      await put('t.b')(trx);
+      throw new Error('unit b failed');
+    });
+    const [a, b, c] = await Promise.allSettled([
+      writes.transact(put('t.a')),
+      failing,
+      writes.write(put('t.c')),
+    ]);
+    expect(a.status).toBe('fulfilled');
+    expect(b).toMatchObject({ status: 'rejected', reason: { message: 'unit b failed' } });
+    expect(c.status).toBe('fulfilled');
+    expect(commits()).toBe(1);
+    expect(await committedKeys()).toEqual(['t.a', 't.c']);
+  });
+
+  it('a lone write is a transaction of its own; a failing one changes nothing', async () => {
+    const writes = groupCommitWrites(db);
+    await writes.write(put('t.a'));
+    await expect(
+      writes.transact(async (trx) => {
+        await put('t.b')(trx);
+        await put('t.a')(trx); // already there: the unique key refuses it
+      }),
+    ).rejects.toThrow(/UNIQUE/);
+    expect(commits()).toBe(1);
+    expect(statements).not.toContain('savepoint "unit"');
+    expect(await committedKeys()).toEqual(['t.a']);
+  });
+
+  it(`commits once ${FLUSH_AT} writes wait, without waiting for the end of the turn; later ones go in the next batch`, async () => {
+    const writes = groupCommitWrites(db);
+    const keys = Array.from({ length: FLUSH_AT + 1 }, (_, i) => `t.${String(i).padStart(2, '0')}`);
+    await Promise.all(keys.map((key) => writes.write(put(key))));
+    expect(commits()).toBe(2);
+    expect(await committedKeys()).toEqual(keys);
+
+    statements = [];
+    await Promise.all(keys.slice(0, FLUSH_AT - 1).map((key) => writes.write(put(`${key}.again`))));
+    expect(commits()).toBe(1);
+  });
+});

@@ -1,0 +1,131 @@
+import type { Kysely } from 'kysely';
+import type { DB } from './schema.js';
+
+/**
+ * How the hot paths write (messages, callback events and their attempts):
+ * - `transact(work)`: `work` is atomic and committed before the promise resolves, as with
+ *   `db.transaction().execute(work)`; a `work` that throws changes nothing and its error is thrown.
+ * - `write(work)`: a write that needs no transaction of its own (one statement), committed before
+ *   the promise resolves.
+ */
+export interface Writes {
+  transact<T>(work: (trx: Kysely<DB>) => Promise<T>): Promise<T>;
+  write<T>(work: (db: Kysely<DB>) => Promise<T>): Promise<T>;
+}
+
+/** PostgreSQL: a transaction per call (its connections run them side by side), a write as it is. */
+export function directWrites(db: Kysely<DB>): Writes {
+  return {
+    transact: (work) => db.transaction().execute(work),
+    write: (work) => work(db),
+  };
+}
+
+interface Unit {
+  work(trx: Kysely<DB>): Promise<unknown>;
+  resolve(value: unknown): void;
+  reject(err: unknown): void;
+}
+
+/** Units per transaction at most (a unit is a few statements). */
+const MAX_BATCH = 200;
+/**
+ * A batch this large is committed at once rather than at the end of the turn: under heavy load a
+ * turn of the event loop serves hundreds of requests, and a write waiting for its end waited for all
+ * of them (a send makes two such writes: its answer waited two turns, p99 1.4 s in the soak). Eight
+ * units already share most of a commit's cost.
+ */
+export const FLUSH_AT = 8;
+
+/**
+ * SQLite: group commit. What is written during one turn of the event loop is committed together,
+ * at the end of the turn (setImmediate) or once FLUSH_AT units wait, in one transaction, each unit
+ * in a savepoint of its own: a unit that throws is rolled back alone and its caller gets its error,
+ * exactly as with a transaction of its own; nobody's promise resolves before the commit. A commit
+ * is most of a small write's cost in SQLite (WAL pages appended, bench/README.md session 11), and
+ * a send made five.
+ *
+ * The transaction runs to its end within microtasks (units only run SQL, synchronous underneath),
+ * so SQLite's write lock is never held across a turn of the event loop. A unit must use the `trx`
+ * it is given, never another transaction: it would wait for the batch that waits for it.
+ */
+export function groupCommitWrites(db: Kysely<DB>): Writes {
+  let waiting: Unit[] = [];
+  let scheduled = false;
+  let running = false;
+
+  async function commit(batch: Unit[]) {
+    if (batch.length === 1) {
+      const [unit] = batch as [Unit];
+      await db.transaction().execute(unit.work).then(unit.resolve, unit.reject);
+      return;
+    }
+    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; err: unknown }> = [];
+    let trx: Awaited<ReturnType<ReturnType<Kysely<DB>['startTransaction']>['execute']>>;
+    try {
+      trx = await db.startTransaction().execute();
+    } catch (err) {
+      for (const unit of batch) unit.reject(err);
+      return;
+    }
+    try {
+      for (const unit of batch) {
+        const inUnit = await trx.savepoint('unit').execute();
+        try {
+          outcomes.push({ ok: true, value: await unit.work(inUnit) });
+        } catch (err) {
+          await inUnit.rollbackToSavepoint('unit').execute();
+          outcomes.push({ ok: false, err });
+        }
+        await inUnit.releaseSavepoint('unit').execute();
+      }
+      await trx.commit().execute();
+    } catch (err) {
+      // The transaction itself failed (its savepoint or its commit): nothing of the batch was kept.
+      await trx
+        .rollback()
+        .execute()
+        .catch(() => {});
+      for (const unit of batch) unit.reject(err);
+      return;
+    }
+    batch.forEach((unit, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) unit.resolve(outcome.value);
+      else unit.reject(outcome.err);
+    });
+  }
+
+  function flush() {
+    scheduled = false;
+    if (!running) void run();
+  }
+
+  async function run() {
+    running = true;
+    try {
+      // Units added while a batch commits go in the next one, at once.
+      while (waiting.length > 0) {
+        const batch = waiting.slice(0, MAX_BATCH);
+        waiting = waiting.slice(batch.length);
+        await commit(batch);
+      }
+    } finally {
+      running = false;
+    }
+  }
+
+  function transact<T>(work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      waiting.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      if (running) return; // taken by the batch after the one committing now
+      if (waiting.length >= FLUSH_AT) flush();
+      else if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    });
+  }
+
+  return { transact, write: transact };
+}
