@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { ControlledTransaction, Kysely } from 'kysely';
 import type { DB } from './schema.js';
 
 /**
@@ -61,7 +61,7 @@ export function groupCommitWrites(db: Kysely<DB>): Writes {
       return;
     }
     const outcomes: Array<{ ok: true; value: unknown } | { ok: false; err: unknown }> = [];
-    let trx: Awaited<ReturnType<ReturnType<Kysely<DB>['startTransaction']>['execute']>>;
+    let trx: ControlledTransaction<DB>;
     try {
       trx = await db.startTransaction().execute();
     } catch (err) {
