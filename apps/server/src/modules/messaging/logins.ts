@@ -108,8 +108,8 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
     from: readonly WxLoginRow['state'][],
     patch: Partial<WxLoginRow> & { state: QrState },
   ) {
-    if (!(await repo.moveLogin(db, loginId, [...from], patch))) return false;
-    const login = (await repo.findLogin(db, loginId))!;
+    const login = await repo.moveLogin(db, loginId, [...from], patch);
+    if (!login) return false;
     if (patch.state === 'expired' || patch.state === 'cancelled')
       provider.loginEnded(loginId, login.device_id);
     await qrChanged(login, patch.state);
@@ -223,6 +223,7 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
     const now = Date.now();
     let accountId: string | undefined;
     let before: WxAccountViewRow | undefined;
+    let confirmed: WxLoginRow | undefined;
     try {
       await withLock(db, `quota:${login.company_id}`, async (trx) => {
         const existing = await repo.findAccount(trx, login.company_id, profile.wxid);
@@ -243,12 +244,8 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
           logged_in_at: now,
         });
         if (!moved) throw new AppError('CONFLICT', '二维码已失效');
-        const device = await repo.findDevice(trx, login.company_id, login.device_id);
-        await repo.updateDevice(trx, login.device_id, {
-          wxid: profile.wxid,
-          login_count: (device?.login_count ?? 0) + 1,
-          last_login_at: now,
-        });
+        confirmed = moved;
+        await repo.recordDeviceLogin(trx, login.device_id, profile.wxid, now);
       });
     } catch (err) {
       if (err instanceof AppError && err.is('QUOTA_EXHAUSTED', 'PACKAGE_EXPIRED')) {
@@ -271,7 +268,7 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
     }
     const account = (await repo.findAccountById(db, accountId!))!;
     await provider.accountOnline(ref(account));
-    await qrChanged((await repo.findLogin(db, login.id))!, 'confirmed');
+    await qrChanged(confirmed!, 'confirmed');
     bus.publish({ kind: 'account', companyId: account.company_id, wxid: account.wxid, status: 'online' });
     await ctx.emitFor(account, 'login', { ...toWxAccount(account), instanceId: login.id });
   }

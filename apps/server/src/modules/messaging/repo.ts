@@ -19,8 +19,13 @@ export const findDevice = (db: Kysely<DB>, companyId: string, id: string) =>
     .where('id', '=', id)
     .executeTakeFirst();
 
-export const updateDevice = (db: Kysely<DB>, id: string, patch: Updateable<WxDevicesTable>) =>
-  db.updateTable('wx_devices').set(patch).where('id', '=', id).execute();
+/** A login on the device confirmed: it remembers the account, and counts the login. */
+export const recordDeviceLogin = (db: Kysely<DB>, id: string, wxid: string, at: number) =>
+  db
+    .updateTable('wx_devices')
+    .set({ wxid, login_count: sql`login_count + 1`, last_login_at: at })
+    .where('id', '=', id)
+    .execute();
 
 // ---- logins (QR codes)
 export const insertLogin = (db: Kysely<DB>, row: Insertable<WxLoginsTable>) =>
@@ -29,20 +34,23 @@ export const insertLogin = (db: Kysely<DB>, row: Insertable<WxLoginsTable>) =>
 export const findLogin = (db: Kysely<DB>, id: string) =>
   db.selectFrom('wx_logins').selectAll().where('id', '=', id).executeTakeFirst();
 
-/** Moves a login from one of `from` states; false when it was not in one (another request won). */
+/**
+ * Moves a login from one of `from` states and returns it as it now is; undefined when it was not in
+ * one (another request won).
+ */
 export async function moveLogin(
   db: Kysely<DB>,
   id: string,
   from: WxLoginsTable['state'][],
   patch: Updateable<WxLoginsTable>,
-): Promise<boolean> {
-  const res = await db
+): Promise<Selectable<WxLoginsTable> | undefined> {
+  return db
     .updateTable('wx_logins')
     .set(patch)
     .where('id', '=', id)
     .where('state', 'in', from)
+    .returningAll()
     .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
 }
 
 export const updateLogin = (db: Kysely<DB>, id: string, patch: Updateable<WxLoginsTable>) =>
