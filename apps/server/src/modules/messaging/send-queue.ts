@@ -199,9 +199,15 @@ export function createSendQueue(
   async function stillClaimed(message: QueuedMessage, token: string): Promise<boolean> {
     const now = Date.now();
     if (Number(message.lease_until) - now > sendTimeoutMs + LEASE_MARGIN_MS) return true;
-    const renewed = await repo.renewClaim(db, message.id, token, now + leaseMs);
-    if (!renewed) log.warn({ msgId: message.id }, 'claim lost while waiting its turn; not sent here');
-    return renewed;
+    try {
+      const renewed = await repo.renewClaim(db, message.id, token, now + leaseMs);
+      if (!renewed) log.warn({ msgId: message.id }, 'claim lost while waiting its turn; not sent here');
+      return renewed;
+    } catch (err) {
+      // Left claimed: its lease ends and it is taken back (reclaimExpired), then sent once.
+      log.error({ err, msgId: message.id }, 'could not renew a waiting claim; not sent here');
+      return false;
+    }
   }
 
   /** Sends a message this process holds the claim of, and settles it; false when that failed. */
