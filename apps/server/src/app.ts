@@ -192,7 +192,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const alwaysHttps = new URL(config.publicUrl).protocol === 'https:';
   app.addHook('onRequest', (req, reply, done) => {
     // req.protocol honours X-Forwarded-Proto only with TRUST_PROXY.
-    reply.headers(alwaysHttps || req.protocol === 'https' ? headers.https : headers.http);
+    const https = alwaysHttps || req.protocol === 'https';
+    const set = req.url.startsWith('/api/') ? headers.api : headers;
+    reply.headers(https ? set.https : set.http);
     done();
   });
   // How far behind the event loop runs: what load shedding and the callbacks' delivery pace go by.

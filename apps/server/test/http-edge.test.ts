@@ -42,6 +42,9 @@ const HTTPS_CSP =
   "style-src 'self' 'unsafe-inline';upgrade-insecure-requests;connect-src 'self'";
 /** Over plain http: the same, without upgrade-insecure-requests. */
 const HTTP_CSP = HTTPS_CSP.replace('upgrade-insecure-requests;', '');
+/** What an API answer carries instead (it is data, never a page), written out independently. */
+const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+const isApi = (url: string) => url.startsWith('/api/');
 
 function expectEnvelope(res: LightMyRequestResponse, status: number, code = String(status)) {
   expect(res.statusCode, res.body).toBe(status);
@@ -97,17 +100,20 @@ describe.each(dialects)('http edges (%s)', (dialect) => {
         [limited, { method: 'GET', url: '/login', headers: { 'x-forwarded-proto': 'https' } }],
       ] as [TestApp, InjectOptions][]) {
         const res = await app.app.inject({ ...opts, remoteAddress: nextIp() });
-        expect(res.headers['content-security-policy'], opts.url as string).toBe(HTTP_CSP);
-        expect(res.headers['strict-transport-security'], opts.url as string).toBeUndefined();
+        const url = opts.url as string;
+        expect(res.headers['content-security-policy'], url).toBe(isApi(url) ? API_CSP : HTTP_CSP);
+        expect(res.headers['strict-transport-security'], url).toBeUndefined();
         expect(res.headers['x-content-type-options']).toBe('nosniff');
-        expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+        expect(res.headers['x-frame-options']).toBe(isApi(url) ? 'DENY' : 'SAMEORIGIN');
+        // Headers that only mean something on a page are left off data.
+        expect(res.headers['x-xss-protection'] === undefined, url).toBe(isApi(url));
       }
     });
 
     it('https behind a trusted proxy (x-forwarded-proto) gets both', async () => {
       for (const url of ['/login', '/healthz', systemCalls.siteInfo.path]) {
         const res = await t.app.inject({ method: 'GET', url, headers: { 'x-forwarded-proto': 'https' } });
-        expect(res.headers['content-security-policy'], url).toBe(HTTPS_CSP);
+        expect(res.headers['content-security-policy'], url).toBe(isApi(url) ? API_CSP : HTTPS_CSP);
         expect(res.headers['strict-transport-security'], url).toBe('max-age=31536000; includeSubDomains');
       }
     });
@@ -120,7 +126,7 @@ describe.each(dialects)('http edges (%s)', (dialect) => {
       try {
         for (const url of ['/login', '/healthz', systemCalls.siteInfo.path, '/api/nothing']) {
           const res = await https.app.inject({ method: 'GET', url });
-          expect(res.headers['content-security-policy'], url).toBe(HTTPS_CSP);
+          expect(res.headers['content-security-policy'], url).toBe(isApi(url) ? API_CSP : HTTPS_CSP);
           expect(res.headers['strict-transport-security'], url).toBe('max-age=31536000; includeSubDomains');
         }
       } finally {

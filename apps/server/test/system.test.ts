@@ -91,17 +91,23 @@ describe.each(dialects)('system (%s)', (dialect) => {
   });
 
   it('sets security headers and a request id on every answer', async () => {
-    for (const res of [
-      await t.app.inject({ method: 'POST', url: authCalls.isAutoRegiste.path }),
-      await t.app.inject({ method: 'POST', url: '/api/nothing' }),
-      await t.app.inject({ method: 'GET', url: '/healthz' }),
-    ]) {
+    for (const [res, api] of [
+      [await t.app.inject({ method: 'POST', url: authCalls.isAutoRegiste.path }), true],
+      [await t.app.inject({ method: 'POST', url: '/api/nothing' }), true],
+      [await t.app.inject({ method: 'GET', url: '/healthz' }), false],
+    ] as const) {
       const csp = String(res.headers['content-security-policy']);
-      expect(csp).toContain("default-src 'self'");
       expect(csp).toContain("frame-ancestors 'none'");
-      expect(csp).toContain("script-src 'self'");
+      if (api) {
+        // Data, never a page: nothing may load from it.
+        expect(csp).toBe("default-src 'none'; frame-ancestors 'none'");
+        expect(res.headers['x-frame-options']).toBe('DENY');
+      } else {
+        expect(csp).toContain("default-src 'self'");
+        expect(csp).toContain("script-src 'self'");
+        expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+      }
       expect(res.headers['x-content-type-options']).toBe('nosniff');
-      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
       // Plain http (as inject sends): no HSTS; the https cases are in http-edge.test.ts.
       expect(res.headers['strict-transport-security']).toBeUndefined();
       expect(res.headers['x-powered-by']).toBeUndefined();
