@@ -1,4 +1,4 @@
-import { type Kysely, PostgresAdapter } from 'kysely';
+import { type Kysely, type OperationNodeSource, PostgresAdapter, sql } from 'kysely';
 import { preparedInsert, preparedQuery } from '../../db/prepared.js';
 import type { CallbackEventRow, DB } from '../../db/schema.js';
 import { newId } from '../../lib/crypto.js';
@@ -27,6 +27,40 @@ export const insertEvent = preparedInsert('callback_events', {
   created_at: true,
   delivered_at: true,
 });
+
+/** callback_events' columns and their PostgreSQL types (insertEventAfter binds each with a cast). */
+const EVENT_COLUMNS = {
+  id: 'text',
+  company_id: 'text',
+  api_account_id: 'text',
+  wxid: 'text',
+  type: 'text',
+  payload: 'text',
+  url: 'text',
+  status: 'text',
+  attempts: 'integer',
+  next_attempt_at: 'bigint',
+  locked_until: 'bigint',
+  last_status_code: 'integer',
+  last_error: 'text',
+  created_at: 'bigint',
+  delivered_at: 'bigint',
+} satisfies Record<keyof CallbackEventRow, string>;
+
+/**
+ * PostgreSQL: `change` (a data-modifying query with a RETURNING clause) and `row`, inserted only
+ * when `change` returned a row, in one statement (a data-modifying WITH): atomic as a transaction
+ * of the two, one round trip instead of four. Returns how many rows `change` returned.
+ */
+export async function insertEventAfter(db: Kysely<DB>, change: OperationNodeSource, row: CallbackEventRow) {
+  const columns = Object.keys(EVENT_COLUMNS) as Array<keyof typeof EVENT_COLUMNS>;
+  const result = await sql<{ changed: number }>`with "change" as (${change}), "event" as (
+      insert into "callback_events" (${sql.join(columns.map((c) => sql.ref(c)))})
+      select ${sql.join(columns.map((c) => sql`cast(${row[c]} as ${sql.raw(EVENT_COLUMNS[c])})`))}
+      where exists (select 1 from "change"))
+    select cast(count(*) as integer) as "changed" from "change"`.execute(db);
+  return result.rows[0]?.changed ?? 0;
+}
 
 export const findEvent = (db: Kysely<DB>, id: string) =>
   db.selectFrom('callback_events').selectAll().where('id', '=', id).executeTakeFirst();
@@ -178,6 +212,59 @@ const recordDeliveredQuery = preparedQuery(
       .where('locked_until', '=', token)
       .returning('attempts'),
 );
+/**
+ * PostgreSQL: the update and its attempt row in one statement (a data-modifying WITH), one round
+ * trip instead of two; nothing is inserted when the claim was lost. SQLite has no such WITH and its
+ * statements cost no round trip (the two share the turn's commit: db/group-commit.ts).
+ */
+const recordDeliveredPgQuery = preparedQuery(
+  8,
+  (
+    db,
+    eventId: string,
+    token: number,
+    statusCode: number | null,
+    attemptId: string,
+    durationMs: number,
+    now: number,
+    error: string | null,
+    at: number,
+  ) =>
+    db
+      .with('settled', (qb) =>
+        qb
+          .updateTable('callback_events')
+          .set((eb) => ({
+            attempts: eb('attempts', '+', 1),
+            last_status_code: statusCode,
+            last_error: error,
+            status: 'delivered',
+            next_attempt_at: null,
+            delivered_at: now,
+            locked_until: 0,
+          }))
+          .where('id', '=', eventId)
+          .where('locked_until', '=', token)
+          .returning(['id', 'attempts', 'last_status_code', 'last_error']),
+      )
+      .insertInto('callback_attempts')
+      .columns(['id', 'event_id', 'attempt', 'status_code', 'error', 'duration_ms', 'created_at'])
+      .expression((eb) =>
+        eb
+          .selectFrom('settled')
+          .select([
+            sql<string>`cast(${attemptId} as text)`.as('id'),
+            'settled.id as event_id',
+            'settled.attempts as attempt',
+            'settled.last_status_code as status_code',
+            'settled.last_error as error',
+            sql<number>`cast(${durationMs} as integer)`.as('duration_ms'),
+            sql<number>`cast(${at} as bigint)`.as('created_at'),
+          ]),
+      )
+      .returning('attempt'),
+);
+
 export async function recordDelivered(
   db: Kysely<DB>,
   eventId: string,
@@ -185,6 +272,21 @@ export async function recordDelivered(
   o: AttemptOutcome,
   now: number,
 ): Promise<number | null> {
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    const durationMs = Math.max(0, Math.round(o.durationMs));
+    const res = await recordDeliveredPgQuery(
+      db,
+      eventId,
+      token,
+      o.statusCode,
+      newId(),
+      durationMs,
+      now,
+      o.error,
+      o.at,
+    );
+    return res.rows[0]?.attempt ?? null;
+  }
   const row = (await recordDeliveredQuery(db, eventId, token, o.statusCode, o.error, now)).rows[0];
   if (!row) return null;
   await insertAttempt(db, eventId, row.attempts, o);

@@ -1,5 +1,5 @@
 import type { CallbackEventType } from '@wxc/contract';
-import type { Kysely } from 'kysely';
+import type { Kysely, OperationNodeSource } from 'kysely';
 import type { DB } from '../../db/schema.js';
 
 /** An event for a sub-account's callback URL, as the gateway hands it over. */
@@ -32,6 +32,12 @@ export interface CallbackSink {
    * the slot is given back.
    */
   store(event: AddressedEvent, within: Kysely<DB>): Promise<StoredEvent>;
+  /**
+   * PostgreSQL only: runs `change` (a data-modifying query with RETURNING) and stores the event,
+   * only when `change` returned a row, in one statement; the event is then delivered as after
+   * `store` and a commit. Returns how many rows `change` returned.
+   */
+  storeAfter(event: AddressedEvent, change: OperationNodeSource): Promise<number>;
 }
 
 export type AddressedEvent = CallbackEventInput & { url: string };

@@ -2,6 +2,7 @@ import { ACTIVE_QR_STATES } from '@wxc/contract';
 import { type Insertable, type Kysely, type NotNull, type Selectable, sql, type Updateable } from 'kysely';
 import { preparedInsert, preparedQuery } from '../../db/prepared.js';
 import type { DB, WxAccountsTable, WxDevicesTable, WxLoginsTable, WxMessagesTable } from '../../db/schema.js';
+import type { PackageService } from '../packages/service.js';
 import type { WxAccountViewRow } from './mappers.js';
 
 // The gateway's tables: wx_devices, wx_logins, wx_accounts, wx_messages, wx_sync_jobs (it reads
@@ -94,6 +95,25 @@ export const findAccount = async (
   companyId: string,
   wxid: string,
 ): Promise<WxAccountViewRow | undefined> => (await findAccountQuery(db, companyId, wxid)).rows[0];
+
+/**
+ * findAccount with the company's package slots in force (the send's two checks in one statement):
+ * built once per gateway, with the packages module's expression for the slots.
+ */
+export function findAccountForSendWith(activeSlotsOf: PackageService['activeSlotsOf']) {
+  const query = preparedQuery(3, (db, companyId: string, wxid: string, now: number) =>
+    accountWithSub(db)
+      .select(activeSlotsOf(sql.ref('wx_accounts.company_id'), now).as('active_slots'))
+      .where('wx_accounts.company_id', '=', companyId)
+      .where('wx_accounts.wxid', '=', wxid),
+  );
+  return async (db: Kysely<DB>, companyId: string, wxid: string, now: number) => {
+    const row = (await query(db, companyId, wxid, now)).rows[0];
+    if (!row) return undefined;
+    const { active_slots, ...account } = row;
+    return { account: account as WxAccountViewRow, activeSlots: Number(active_slots ?? 0) };
+  };
+}
 
 const findAccountByIdQuery = preparedQuery(1, (db, id: string) =>
   accountWithSub(db).where('wx_accounts.id', '=', id),
@@ -233,6 +253,10 @@ export const insertMessage = preparedInsert('wx_messages', {
   created_at: true,
   seq: true,
 });
+
+/** insertMessage as a query returning the row's id (for GatewayContext.withCallback on PostgreSQL). */
+export const insertMessageStatement = (db: Kysely<DB>, row: Selectable<WxMessagesTable>) =>
+  db.insertInto('wx_messages').values(row).returning('id');
 
 /** The columns an outgoing message is stored with, apart from those of its claim. */
 const OUTGOING_COLUMNS = [
@@ -420,6 +444,28 @@ export async function settleMessage(
   const res = await settleMessageQuery(db, id, token, status, error, sentAt);
   return Number(res.numAffectedRows) === 1;
 }
+
+/** settleMessage as a query returning the settled row's id (GatewayContext.withCallback, PostgreSQL). */
+export const settleMessageStatement = (
+  db: Kysely<DB>,
+  id: string,
+  token: string,
+  status: 'sent' | 'failed',
+  error: string | null,
+) =>
+  db
+    .updateTable('wx_messages')
+    .set({
+      status,
+      error,
+      claim_token: null,
+      lease_until: null,
+      sent_at: status === 'sent' ? Date.now() : null,
+    })
+    .where('id', '=', id)
+    .where('status', '=', 'sending')
+    .where('claim_token', '=', token)
+    .returning('id');
 
 /**
  * Extends a claim's lease, only for the claim's holder; false when the claim was lost meanwhile.

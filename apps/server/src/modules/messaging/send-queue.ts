@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../lib/errors.js';
 import type { ApiCaller } from '../../lib/http.js';
-import type { PackageService } from '../packages/service.js';
 import type { GatewayContext } from './context.js';
 import { type OutgoingInput, toRaw, type WxAccountViewRow } from './mappers.js';
 import * as repo from './repo.js';
@@ -34,8 +33,6 @@ export interface SendQueueDeps {
   sendTimeoutMs?: number | undefined;
   /** A claim's lease (default SEND_LEASE_MS; tests shorten it). */
   leaseMs?: number | undefined;
-  /** A send needs a package in force. */
-  packages: Pick<PackageService, 'activeSlots'>;
 }
 
 /**
@@ -61,7 +58,7 @@ export interface SendQueueDeps {
  */
 export function createSendQueue(
   ctx: GatewayContext,
-  { sendIntervalMs, sendTimeoutMs = SEND_TIMEOUT_MS, leaseMs = SEND_LEASE_MS, packages }: SendQueueDeps,
+  { sendIntervalMs, sendTimeoutMs = SEND_TIMEOUT_MS, leaseMs = SEND_LEASE_MS }: SendQueueDeps,
 ) {
   const { db, log, bus, provider, ref } = ctx;
   /** The account's next drain here, and when it fires. */
@@ -245,7 +242,10 @@ export function createSendQueue(
     const event = ctx.eventFor(account, 'message_status', data);
     let won: boolean;
     try {
-      won = await ctx.withCallback(event, (trx) => repo.settleMessage(trx, message.id, token, status, error));
+      won = await ctx.withCallback(event, {
+        run: (exec) => repo.settleMessage(exec, message.id, token, status, error),
+        statement: (exec) => repo.settleMessageStatement(exec, message.id, token, status, error),
+      });
     } catch (err) {
       // The message went out: settle it even if its event cannot be stored with it, rather than
       // leave it claimed for the lease to send again. The event is then tried on its own.
@@ -320,8 +320,8 @@ export function createSendQueue(
   return {
     /** sendMsg*: stored as queued, then sent at once when the account's send slot is free. */
     async send(caller: ApiCaller, wxid: string, peer: string, input: OutgoingInput) {
-      const account = await ctx.onlineAccountFor(caller, wxid);
-      if ((await packages.activeSlots(account.company_id)) === 0) throw new AppError('PACKAGE_EXPIRED');
+      const { account, activeSlots } = await ctx.sendingAccountFor(caller, wxid);
+      if (activeSlots === 0) throw new AppError('PACKAGE_EXPIRED');
       if (!(await provider.hasContact(ref(account), peer))) {
         throw new AppError('BAD_REQUEST', `接收方 ${peer} 不在该账号的通讯录中`);
       }

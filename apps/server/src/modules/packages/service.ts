@@ -109,6 +109,12 @@ export function createPackageService({ db, publicUrl, allocatedSlots, apiSummary
     activeSlots: (companyId: string, now = Date.now(), exec: Kysely<DB> = db) =>
       repo.activeSlots(exec, companyId, now),
 
+    /**
+     * The same slots as an SQL expression for another module's query (a scalar subquery; null when
+     * none): the send reads them with its account, in one statement.
+     */
+    activeSlotsOf: repo.activeSlotsOf,
+
     /** A package row (orders snapshot it), on sale or not. */
     findPackage: (id: string) => repo.findPackage(db, id),
 

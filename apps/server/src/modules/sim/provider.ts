@@ -139,10 +139,9 @@ export function createSimulator(opts: SimulatorOptions) {
     };
   }
 
-  /** What the peer does after receiving `message` from `account`. */
-  async function react(account: AccountRef, message: OutgoingMessage) {
-    const peer = await repo.contact(db, account.accountId, message.peer);
-    if (!peer || peer.kind === 'gh') return;
+  /** What `peer` (the contact row the send found) does after receiving `message` from `account`. */
+  async function react(account: AccountRef, message: OutgoingMessage, peer: Selectable<SimContactsTable>) {
+    if (peer.kind === 'gh') return;
     let sender = peer.contact_wxid;
     if (peer.kind === 'chatroom') {
       const members = (await repo.roomMembers(db, account.accountId, peer.contact_wxid)).filter(
@@ -344,10 +343,11 @@ export function createSimulator(opts: SimulatorOptions) {
       if (!peer) return { ok: false, error: '对方不在通讯录中' };
       if (peer.unreachable === 1) return { ok: false, error: '对方账号异常，消息发送失败' };
       if (peer.kind !== 'gh') {
-        if (opts.replyDelayMs > 0) later(opts.replyDelayMs, () => react(account, message));
+        if (opts.replyDelayMs > 0) later(opts.replyDelayMs, () => react(account, message, peer));
         else
           queueMicrotask(
-            () => void react(account, message).catch((err) => log.warn({ err }, 'simulator reply failed')),
+            () =>
+              void react(account, message, peer).catch((err) => log.warn({ err }, 'simulator reply failed')),
           );
       }
       return { ok: true };
