@@ -187,8 +187,11 @@ describe('real-name verification and the operator area', () => {
     await t.close();
   });
 
-  it('screens at 1440 and 375 px: the dialog and every operator tab', async () => {
-    // some data to show: companies with packages, a pending review, an offline order
+  /** Some data to show (companies with packages, a pending review, an offline order), seeded once. */
+  let shown:
+    | Promise<{ pending: Awaited<ReturnType<typeof seedCompany>>; pkg: { id: string; name: string } }>
+    | undefined;
+  async function seedShown() {
     const pending = await seedCompany(suite.server, { companyName: '待审核示例有限公司' });
     const { data: catalogue } = await suite.server.api(packageCalls.list, {}, pending.token);
     const pkg = catalogue.list[0]!;
@@ -212,10 +215,17 @@ describe('real-name verification and the operator area', () => {
     });
     expect(((await submitted.json()) as { code: string }).code).toBe('200');
 
-    for (const [viewport, size] of [
-      [DESKTOP, '1440'],
-      [MOBILE, '375'],
-    ] as const) {
+    return { pending, pkg };
+  }
+
+  // One test per width: each is a long journey (ten operator pages, a drawer, the dialog).
+  for (const [viewport, size] of [
+    [DESKTOP, '1440'],
+    [MOBILE, '375'],
+  ] as const) {
+    it(`screens at ${size} px: the dialog and every operator tab`, async () => {
+      shown ??= seedShown();
+      const { pending, pkg } = await shown;
       const operator = await openPage(suite.browser, suite.server, { token: adminToken, viewport });
       const { page } = operator;
       for (const tab of ['review', 'companies', 'panel', 'visitors', 'settings']) {
@@ -252,6 +262,6 @@ describe('real-name verification and the operator area', () => {
       await snap(customer.page, `realname-dialog-review-${size}`, false);
       customer.assertNoErrors();
       await customer.close();
-    }
-  });
+    });
+  }
 });
