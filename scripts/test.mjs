@@ -65,6 +65,7 @@ function startInBackground(name, cmd, args) {
 
 function vitest(project, env = {}, filters = []) {
   const out = path.join(reportDir, `${project}.json`);
+  const suiteErrorsFile = path.join(reportDir, `${project}-suite-errors.json`);
   const ok = run(
     `${project} tests`,
     'npx',
@@ -76,10 +77,12 @@ function vitest(project, env = {}, filters = []) {
       '--reporter=default',
       '--reporter=json',
       `--outputFile.json=${out}`,
+      '--reporter=./scripts/vitest-suite-errors.mjs',
       ...filters,
     ],
-    env,
+    { ...env, WXC_SUITE_ERRORS_FILE: suiteErrorsFile },
   );
+  const suiteErrors = existsSync(suiteErrorsFile) ? JSON.parse(readFileSync(suiteErrorsFile, 'utf8')) : [];
   if (existsSync(out)) {
     const r = JSON.parse(readFileSync(out, 'utf8'));
     totals.passed += r.numPassedTests;
@@ -90,14 +93,30 @@ function vitest(project, env = {}, filters = []) {
       const where = `${project} › ${path.relative(process.cwd(), file.name)}`;
       const failed = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
       for (const a of failed) failures.push(`${where} › ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
-      if (file.status === 'failed' && failed.length === 0)
-        failures.push(`${where}: ${firstLine(file.message)}`);
+      if (file.status === 'failed' && failed.length === 0) {
+        // A describe block's hook failed: the JSON report has no message, the reporter above has.
+        const own = suiteErrors.filter((e) => e.file === file.name);
+        if (own.length === 0) failures.push(`${where}: ${firstLine(file.message)}`);
+        for (const e of own) failures.push(`${where} › ${e.where}: ${firstLines(e.error)}`);
+      }
     }
+    for (const e of suiteErrors.filter((e) => e.where === 'unhandled'))
+      failures.push(`${project} › unhandled error: ${firstLines(e.error)}`);
   } else if (!ok) {
     totals.failed += 1;
     failures.push(`${project}: no report (vitest did not finish)`);
   }
   return ok;
+}
+
+/** The message and the first frames of a stack outside node_modules, indented under the summary line. */
+function firstLines(text, count = 6) {
+  return stripVTControlCharacters(text ?? '')
+    .trim()
+    .split('\n')
+    .filter((line) => !line.includes('/node_modules/'))
+    .slice(0, count)
+    .join('\n      ');
 }
 
 function firstLine(text) {
