@@ -158,6 +158,12 @@ export function createServices(opts: ServiceOptions) {
         publicUrl: config.publicUrl,
         replyDelayMs: config.messaging.simReplyDelayMs,
         chatterIntervalMs: config.messaging.simChatterMs,
+        // Copies of the contacts sends look up, dropped on every process when one changes.
+        contactChanges: {
+          announce: (change) => bus.announceChange(change),
+          listen: (listener) => bus.onChange(listener),
+          live: () => bus.changesLive(),
+        },
       });
   const gateway = createGateway({
     db,

@@ -1,16 +1,17 @@
-import { apiAccountCalls, messagingCalls } from '@wxc/contract';
+import { apiAccountCalls, messagingCalls, simCalls } from '@wxc/contract';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresBus } from '../src/modules/events/bus.js';
 import { setUpCatalogue } from './commerce-helpers.js';
 import { createPgSchema, createTestApp, dialects, type TestApp } from './helpers.js';
-import { customerWithSubAccount, MESSAGING_ENV } from './messaging-helpers.js';
+import { customerWithSubAccount, loginAccount, MESSAGING_ENV } from './messaging-helpers.js';
 
 /**
  * API-credential requests answer from in-process copies of the sub-account and the company's API
  * settings (modules/api-accounts/cache.ts). A reset secret, a reclaimed sub-account or a new IP
  * allow-list holds from the very next request: in the process that made the change and in every
- * other process sharing the database.
+ * other process sharing the database. The simulator's copies of contacts (sim/contact-copies.ts) rest
+ * on the same announcements, tested here across processes too.
  */
 
 const call = (t: TestApp, creds: Record<string, string>, ip = '127.0.0.1') =>
@@ -100,5 +101,29 @@ describe.skipIf(!dialects.includes('postgres'))('sub-account copies across proce
 
     await a.call(apiAccountCalls.recoveryApiAccount, { id: c.sub.id }, { token: c.token });
     expect((await call(b, fresh, '10.1.2.3')).status).toBe(401);
+  });
+
+  it('a simulated contact made unreachable on one process fails the next send on the other', async () => {
+    const c = await customerWithSubAccount(a, cat);
+    const { account } = await loginAccount(a, { token: c.token });
+    const friend = (await a.call(messagingCalls.getAddressList, { wxid: account.wxid }, { token: c.token }))
+      .data.list[0].wxid;
+    const sendOn = (t: TestApp) =>
+      t.call(
+        messagingCalls.sendMsgText,
+        { wxid: account.wxid, toWxid: friend, content: 'hi' },
+        { token: c.token },
+      );
+    expect((await sendOn(b)).data.status).toBe('sent'); // B holds a copy of the contact
+    const set = (unreachable: boolean) =>
+      a.call(
+        simCalls.setUnreachable,
+        { wxid: account.wxid, contactWxid: friend, unreachable },
+        { token: c.token },
+      );
+    expect((await set(true)).code).toBe('200');
+    expect((await sendOn(b)).data.status).toBe('failed');
+    expect((await set(false)).code).toBe('200');
+    expect((await sendOn(b)).data.status).toBe('sent');
   });
 });

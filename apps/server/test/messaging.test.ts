@@ -606,6 +606,14 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       const { account } = await loginAccount(t, { token: c.token });
       const friend = (await t.call(messagingCalls.getAddressList, { wxid: account.wxid }, { token: c.token }))
         .data.list[0].wxid;
+      const send = () =>
+        t.call(
+          messagingCalls.sendMsgText,
+          { wxid: account.wxid, toWxid: friend, content: 'hi' },
+          { token: c.token },
+        );
+      // Sent first: the simulator keeps a copy of the contact, which the change must drop.
+      expect((await send()).data.status).toBe('sent');
       await t.call(
         simCalls.setUnreachable,
         { wxid: account.wxid, contactWxid: friend, unreachable: true },
@@ -623,6 +631,12 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
         { token: c.token },
       );
       expect(h.data.list[0]).toMatchObject({ status: 'failed', error: '对方账号异常，消息发送失败' });
+      await t.call(
+        simCalls.setUnreachable,
+        { wxid: account.wxid, contactWxid: friend, unreachable: false },
+        { token: c.token },
+      );
+      expect((await send()).data.status).toBe('sent');
 
       await t.call(simCalls.kick, { wxid: account.wxid, reason: '当前登录环境异常' }, { token: c.token });
       const auth = await t.call(messagingCalls.getAuth, { wxid: account.wxid }, { token: c.token });

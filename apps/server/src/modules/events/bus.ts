@@ -37,6 +37,8 @@ export interface StateChange {
   /** Module api-accounts: sub-accounts changed, and companies whose API settings changed. */
   subAccounts?: string[];
   companies?: string[];
+  /** Module sim: accounts whose simulated contacts changed. */
+  simContacts?: string[];
 }
 
 export interface EventBus {

@@ -12,6 +12,7 @@ import type {
   ProviderEvents,
   RoomInfo,
 } from '../messaging/provider.js';
+import { createContactCopies, localSimContactChanges, type SimContactChanges } from './contact-copies.js';
 import { networkForDevice, personForDevice, pictureSvg, replyTo, seededRandom } from './network.js';
 import * as repo from './repo.js';
 
@@ -27,6 +28,8 @@ export interface SimulatorOptions {
   replyDelayMs: number;
   /** How often some group somewhere says something (0: never). */
   chatterIntervalMs: number;
+  /** How changes to contacts reach every process's copies (the bus; default: this process only). */
+  contactChanges?: SimContactChanges;
 }
 
 const PROXIES = [
@@ -59,6 +62,10 @@ export function createSimulator(opts: SimulatorOptions) {
   let events: ProviderEvents | undefined;
   const pending = new Set<NodeJS.Timeout>();
   let chatter: NodeJS.Timeout | undefined;
+  const contactCopies = createContactCopies(opts.contactChanges ?? localSimContactChanges());
+  /** A contact of the account's network: read once, then from its copy (sends look it up twice). */
+  const contactOf = (accountId: string, wxid: string) =>
+    contactCopies.contact(accountId, wxid, () => repo.contact(db, accountId, wxid));
   const avatarUrl = (name: string) => `${opts.publicUrl}/sim/avatar/${encodeURIComponent(name)}.svg`;
 
   const emit = () => {
@@ -316,11 +323,11 @@ export function createSimulator(opts: SimulatorOptions) {
     },
 
     async hasContact(account, peer) {
-      return (await repo.contact(db, account.accountId, peer)) !== undefined;
+      return (await contactOf(account.accountId, peer)) !== undefined;
     },
 
     async getRoom(account, roomId): Promise<RoomInfo | null> {
-      const room = await repo.contact(db, account.accountId, roomId);
+      const room = await contactOf(account.accountId, roomId);
       if (room?.kind !== 'chatroom') return null;
       const members = await repo.roomMembers(db, account.accountId, roomId);
       return {
@@ -339,7 +346,7 @@ export function createSimulator(opts: SimulatorOptions) {
     },
 
     async send(account, message) {
-      const peer = await repo.contact(db, account.accountId, message.peer);
+      const peer = await contactOf(account.accountId, message.peer);
       if (!peer) return { ok: false, error: '对方不在通讯录中' };
       if (peer.unreachable === 1) return { ok: false, error: '对方账号异常，消息发送失败' };
       if (peer.kind !== 'gh') {
@@ -356,6 +363,7 @@ export function createSimulator(opts: SimulatorOptions) {
     proxies: () => PROXIES,
 
     async stop() {
+      contactCopies.close();
       if (chatter) clearInterval(chatter);
       chatter = undefined;
       for (const t of pending) clearTimeout(t);
@@ -391,8 +399,12 @@ export function createSimulator(opts: SimulatorOptions) {
     /** Faults and behaviours on demand (the /api/sim/* calls). */
     control: {
       kick: (account: AccountRef, reason: string) => emit().loggedOut(account, reason),
-      setUnreachable: (account: AccountRef, contactWxid: string, unreachable: boolean) =>
-        repo.setUnreachable(db, account.accountId, contactWxid, unreachable),
+      async setUnreachable(account: AccountRef, contactWxid: string, unreachable: boolean) {
+        const updated = await repo.setUnreachable(db, account.accountId, contactWxid, unreachable);
+        // Every process's copy goes before the call answers: the next send sees the change.
+        if (updated) await contactCopies.changed([account.accountId]);
+        return updated;
+      },
       async inject(account: AccountRef, from: string, content: string, roomId?: string) {
         await emit().message(account, {
           peer: roomId ?? from,
@@ -403,7 +415,7 @@ export function createSimulator(opts: SimulatorOptions) {
           media: null,
         });
       },
-      contact: (account: AccountRef, wxid: string) => repo.contact(db, account.accountId, wxid),
+      contact: (account: AccountRef, wxid: string) => contactOf(account.accountId, wxid),
       roomMembers: (account: AccountRef, roomId: string) => repo.roomMembers(db, account.accountId, roomId),
     },
   };
