@@ -151,6 +151,11 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       const c = await customerWithSubAccount(t, cat);
       const a = (await t.call(messagingCalls.getQrCode, {}, { token: c.token })).data;
       await t.call(simCalls.scanAction, { instanceId: a.instanceId, action: 'scan' });
+      // A second phone finds the code taken (秒没).
+      expect(await t.call(simCalls.scanAction, { instanceId: a.instanceId, action: 'scan' })).toMatchObject({
+        status: 409,
+        message: '二维码已被其他手机扫描（秒没），请刷新二维码后重试',
+      });
       expect(
         (await t.call(simCalls.scanAction, { instanceId: a.instanceId, action: 'cancel' })).data.state,
       ).toBe('cancelled');
@@ -180,9 +185,23 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
           .state,
       ).toBe('expired');
 
+      // Past its time but not yet marked (nobody polled): a scan expires it and says so.
+      const e = (await t.call(messagingCalls.getQrCode, {}, { token: c.token })).data;
+      await t.database.db
+        .updateTable('wx_logins')
+        .set({ expires_at: Date.now() - 1 })
+        .where('id', '=', e.instanceId)
+        .execute();
+      expect(await t.call(simCalls.scanAction, { instanceId: e.instanceId, action: 'scan' })).toMatchObject({
+        status: 409,
+        message: '二维码已过期，请刷新二维码',
+      });
+      expect((await t.call(simCalls.scanStatus, { instanceId: e.instanceId })).data.state).toBe('expired');
+
       const records = await t.call(recordCalls.queryWxLoginRecord, {}, { token: c.token });
       expect(records.data.list.map((r: { result: string }) => r.result).sort()).toEqual([
         'cancelled',
+        'expired',
         'expired',
         'expired',
       ]);

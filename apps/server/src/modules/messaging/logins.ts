@@ -102,13 +102,17 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
     await ctx.emitFor(login, 'qr_state', { instanceId: login.id, state });
   }
 
-  /** Moves a login to a new state if it is still in one of `from`; publishes the change. */
+  /**
+   * Moves a login to a new state if it is still in one of `from` (and, with `unexpiredAt`, its QR
+   * code had not expired by then); publishes the change.
+   */
   async function move(
     loginId: string,
     from: readonly WxLoginRow['state'][],
     patch: Partial<WxLoginRow> & { state: QrState },
+    unexpiredAt?: number,
   ) {
-    const login = await repo.moveLogin(db, loginId, [...from], patch);
+    const login = await repo.moveLogin(db, loginId, [...from], patch, unexpiredAt);
     if (!login) return false;
     if (patch.state === 'expired' || patch.state === 'cancelled')
       provider.loginEnded(loginId, login.device_id);
@@ -276,17 +280,18 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
   /** What the provider reports about logins and sessions. */
   const events: Omit<ProviderEvents, 'message' | 'contactChanged' | 'onlineAccounts'> = {
     async scanned(loginId, scanner) {
-      const login = await repo.findLogin(db, loginId);
-      if (!login) throw new AppError('NOT_FOUND', '二维码不存在');
-      await expireIfDue(login);
-      const ok = await move(loginId, ['waiting'], {
-        state: 'scanned',
-        scanned_at: Date.now(),
+      // Moved only while waiting and unexpired: one statement; the login is read only to say why not.
+      const at = Date.now();
+      const patch = {
+        state: 'scanned' as const,
+        scanned_at: at,
         scanner_nickname: scanner.nickname,
         scanner_avatar: scanner.avatar,
-      });
-      if (!ok) {
-        const now = (await repo.findLogin(db, loginId))?.state;
+      };
+      if (!(await move(loginId, ['waiting'], patch, at))) {
+        const login = await repo.findLogin(db, loginId);
+        if (!login) throw new AppError('NOT_FOUND', '二维码不存在');
+        const now = (await expireIfDue(login)).state;
         // Another phone got there first: the console's request layer recognises 秒没 (spec §8).
         if (now === 'scanned' || now === 'need_verify' || now === 'confirmed') {
           throw new AppError('CONFLICT', '二维码已被其他手机扫描（秒没），请刷新二维码后重试');
@@ -452,11 +457,17 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
 
     /** The scan page's view of a login (no caller: the page holds the unguessable id). */
     async loginForPhone(loginId: string) {
-      const login = await repo.findLogin(db, loginId);
-      if (!login) return null;
+      const found = await repo.findLoginWithDeviceName(db, loginId);
+      if (!found) return null;
+      const { device_name, ...login } = found;
       const fresh = await expireIfDue(login);
-      const device = await repo.findDevice(db, fresh.company_id, fresh.device_id);
-      return { login: fresh, deviceName: device?.name ?? '', expiresIn: secondsLeft(fresh) };
+      return { login: fresh, deviceName: device_name ?? '', expiresIn: secondsLeft(fresh) };
+    },
+
+    /** The login a phone acts on, or whose state it reads after acting (expiry applied). */
+    async loginForPhoneAction(loginId: string) {
+      const login = await repo.findLogin(db, loginId);
+      return login ? expireIfDue(login) : null;
     },
 
     async logout(caller: ApiCaller, wxid: string) {

@@ -35,21 +35,37 @@ export const insertLogin = (db: Kysely<DB>, row: Insertable<WxLoginsTable>) =>
 export const findLogin = (db: Kysely<DB>, id: string) =>
   db.selectFrom('wx_logins').selectAll().where('id', '=', id).executeTakeFirst();
 
+/** A login with its device's name (the phone page's view), in one statement. */
+export const findLoginWithDeviceName = (db: Kysely<DB>, id: string) =>
+  db
+    .selectFrom('wx_logins')
+    .leftJoin('wx_devices', (j) =>
+      j
+        .onRef('wx_devices.id', '=', 'wx_logins.device_id')
+        .onRef('wx_devices.company_id', '=', 'wx_logins.company_id'),
+    )
+    .selectAll('wx_logins')
+    .select('wx_devices.name as device_name')
+    .where('wx_logins.id', '=', id)
+    .executeTakeFirst();
+
 /**
  * Moves a login from one of `from` states and returns it as it now is; undefined when it was not in
- * one (another request won).
+ * one (another request won), or, with `unexpiredAt`, when its QR code had expired by then.
  */
 export async function moveLogin(
   db: Kysely<DB>,
   id: string,
   from: WxLoginsTable['state'][],
   patch: Updateable<WxLoginsTable>,
+  unexpiredAt?: number,
 ): Promise<Selectable<WxLoginsTable> | undefined> {
   return db
     .updateTable('wx_logins')
     .set(patch)
     .where('id', '=', id)
     .where('state', 'in', from)
+    .$if(unexpiredAt !== undefined, (q) => q.where('expires_at', '>', unexpiredAt!))
     .returningAll()
     .executeTakeFirst();
 }

@@ -90,6 +90,7 @@ export function createGateway(opts: GatewayOptions) {
     checkQrCodeLoop: logins.checkQrCodeLoop,
     expireQr: logins.expireQr,
     loginForPhone: logins.loginForPhone,
+    loginForPhoneAction: logins.loginForPhoneAction,
     logout: logins.logout,
     // the send queue
     send: queue.send,

@@ -19,6 +19,12 @@ export function registerSimulatorRoutes(
     if (!view) throw new AppError('NOT_FOUND', '二维码不存在');
     return view;
   };
+  // An action needs the login alone (not the device's name the page shows).
+  const actedOn = async (instanceId: string) => {
+    const login = await gateway.loginForPhoneAction(instanceId);
+    if (!login) throw new AppError('NOT_FOUND', '二维码不存在');
+    return login;
+  };
 
   route(simCalls.scanStatus, async ({ input }) => {
     const { login, deviceName, expiresIn } = await phoneLogin(input.instanceId);
@@ -36,7 +42,7 @@ export function registerSimulatorRoutes(
   route(
     simCalls.scanAction,
     async ({ input }) => {
-      const { login } = await phoneLogin(input.instanceId);
+      const login = await actedOn(input.instanceId);
       switch (input.action) {
         case 'scan':
           await sim.phone.scan(login.id, login.device_id);
@@ -58,7 +64,7 @@ export function registerSimulatorRoutes(
           await sim.phone.cancel(login.id);
           break;
       }
-      return { state: (await phoneLogin(login.id)).login.state };
+      return { state: (await actedOn(login.id)).state };
     },
     { rateLimitPerMinute: 120 },
   );
