@@ -233,6 +233,18 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       expect(over.message).toContain('在线 1 / 分配 1');
       expect(await tableCounts(t.database)).toEqual(before);
 
+      // The company's slots, too: a package shrunk to what is online refuses a new login.
+      const other = await customerWithSubAccount(t, cat, 3);
+      await loginAccount(t, { headers: other.creds });
+      await t.database.db
+        .updateTable('subscriptions')
+        .set({ slots: 1 })
+        .where('company_id', '=', other.user.id)
+        .execute();
+      const full = await t.call(messagingCalls.getQrCode, {}, { headers: other.creds });
+      expect(full).toMatchObject({ status: 400, code: '40020' });
+      expect(full.message).toBe('公司套餐共 1 个账号额度，已全部在线，请购买更多额度');
+
       await t.database.db
         .updateTable('subscriptions')
         .set({ ends_at: Date.now() - 1 })

@@ -19,8 +19,8 @@ export interface LoginDeps {
   qrTtlMs: number;
   /** The sub-account a login counts against, and its allocation. */
   subAccounts: Pick<SubAccountDirectory, 'subAccount' | 'activeSubAccounts'>;
-  /** The company's slots in force (in the quota lock's transaction). */
-  packages: Pick<PackageService, 'activeSlots'>;
+  /** The company's slots in force, as SQL (read with the accounts online, in the quota lock's transaction). */
+  packages: Pick<PackageService, 'activeSlotsOf'>;
   /** Operator rules: a company past its service expiry logs no new accounts in. */
   serviceGate?: Pick<CompanyGate, 'assertServiceActive'> | undefined;
   /** An account that goes offline fails its queued messages. */
@@ -43,6 +43,7 @@ const secondsLeft = (login: WxLoginRow) =>
 export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
   const { db, log, bus, provider, ref } = ctx;
   const { subAccounts, packages, queue } = deps;
+  const loginQuota = repo.loginQuotaWith(packages.activeSlotsOf);
 
   async function loginFor(caller: ApiCaller, instanceId: string): Promise<WxLoginRow> {
     const row = await repo.findLogin(db, instanceId);
@@ -73,21 +74,31 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
     return first;
   }
 
-  /** A new login must fit the company's packages and the sub-account's allocation. */
-  async function assertCanLogin(
+  /**
+   * The operator's gate for new logins: the company's service not expired. Its error, or null: it
+   * is read before the quota lock is taken (nothing in it depends on the lock), and thrown only
+   * where a new login needs it.
+   */
+  const serviceRefusal = (companyId: string): Promise<unknown> =>
+    deps.serviceGate
+      ? deps.serviceGate.assertServiceActive(companyId).then(
+          () => null,
+          (err: unknown) => err,
+        )
+      : Promise.resolve(null);
+
+  /** A new login must fit the company's packages and the sub-account's allocation (one read). */
+  async function assertQuota(
     exec: Kysely<DB>,
     companyId: string,
     sub: { id: string; name: string; available_num: number },
   ) {
-    await deps.serviceGate?.assertServiceActive(companyId, exec);
-    const total = await packages.activeSlots(companyId, Date.now(), exec);
+    const { slots: total, companyOnline, subOnline } = await loginQuota(exec, companyId, sub.id, Date.now());
     if (total === 0)
       throw new AppError('PACKAGE_EXPIRED', '套餐已过期或尚未购买，无法登录新账号，请续费或购买套餐');
-    const companyOnline = await repo.countOnline(exec, 'company_id', companyId);
     if (companyOnline >= total) {
       throw new AppError('QUOTA_EXHAUSTED', `公司套餐共 ${total} 个账号额度，已全部在线，请购买更多额度`);
     }
-    const subOnline = await repo.countOnline(exec, 'api_account_id', sub.id);
     if (subOnline >= sub.available_num) {
       throw new AppError(
         'QUOTA_EXHAUSTED',
@@ -224,6 +235,7 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
       );
     }
     const sub = (await subAccounts.subAccount(login.company_id, login.api_account_id))!;
+    const refusal = serviceRefusal(login.company_id);
     const now = Date.now();
     let accountId: string | undefined;
     let before: WxAccountViewRow | undefined;
@@ -237,7 +249,9 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
         // The same account online elsewhere is replaced by this login and does not count twice.
         if (existing?.status !== 'online') {
           if (sub.status !== 'active') throw new AppError('NOT_FOUND', '子账号已回收');
-          await assertCanLogin(trx, login.company_id, sub);
+          const refused = await refusal;
+          if (refused) throw refused;
+          await assertQuota(trx, login.company_id, sub);
         }
         accountId = await putOnline(trx, login, profile, existing, now);
         const moved = await repo.moveLogin(trx, login.id, ['scanned', 'need_verify'], {
@@ -359,7 +373,9 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
       input: { subAccountId?: string | undefined; deviceId?: string | undefined; proxy?: string | undefined },
     ) {
       const sub = await subAccountFor(caller, input.subAccountId);
-      await assertCanLogin(db, caller.companyId, sub);
+      const refused = await serviceRefusal(caller.companyId);
+      if (refused) throw refused;
+      await assertQuota(db, caller.companyId, sub);
       const proxies = provider.proxies();
       if (input.proxy && !proxies.some((p) => p.code === input.proxy)) {
         throw new AppError('BAD_REQUEST', `proxy：未知的登录地区 ${input.proxy}，可用的见 proxyList`);

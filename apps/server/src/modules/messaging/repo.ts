@@ -1,5 +1,13 @@
 import { ACTIVE_QR_STATES } from '@wxc/contract';
-import { type Insertable, type Kysely, type NotNull, type Selectable, sql, type Updateable } from 'kysely';
+import {
+  type ExpressionBuilder,
+  type Insertable,
+  type Kysely,
+  type NotNull,
+  type Selectable,
+  sql,
+  type Updateable,
+} from 'kysely';
 import { preparedInsert, preparedQuery } from '../../db/prepared.js';
 import type { DB, WxAccountsTable, WxDevicesTable, WxLoginsTable, WxMessagesTable } from '../../db/schema.js';
 import type { PackageService } from '../packages/service.js';
@@ -174,6 +182,34 @@ export async function takeOffline(db: Kysely<DB>, id: string, reason: string, no
     .where('status', '=', 'online')
     .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
+}
+
+/**
+ * What a new login must fit, in one statement: the company's slots in force (`activeSlotsOf`, module
+ * packages) and its accounts online, in all and on the sub-account.
+ */
+export function loginQuotaWith(activeSlotsOf: PackageService['activeSlotsOf']) {
+  const online = (eb: ExpressionBuilder<DB, never>, by: 'company_id' | 'api_account_id', id: string) =>
+    eb
+      .selectFrom('wx_accounts')
+      .select((c) => c.fn.countAll<number>().as('n'))
+      .where(by, '=', id)
+      .where('status', '=', 'online');
+  const query = preparedQuery(3, (db, companyId: string, subAccountId: string, now: number) =>
+    db.selectNoFrom((eb) => [
+      activeSlotsOf(sql.val(companyId), now).as('slots'),
+      online(eb, 'company_id', companyId).as('company_online'),
+      online(eb, 'api_account_id', subAccountId).as('sub_online'),
+    ]),
+  );
+  return async (db: Kysely<DB>, companyId: string, subAccountId: string, now: number) => {
+    const row = (await query(db, companyId, subAccountId, now)).rows[0]!;
+    return {
+      slots: Number(row.slots ?? 0),
+      companyOnline: Number(row.company_online ?? 0),
+      subOnline: Number(row.sub_online ?? 0),
+    };
+  };
 }
 
 export async function countOnline(

@@ -29,7 +29,7 @@ export interface GatewayOptions {
   /** Sub-accounts: which one a login counts against, and its allocation. */
   subAccounts: Pick<SubAccountDirectory, 'subAccount' | 'activeSubAccounts'>;
   /** The company's slots in force: logins and sends need a package. */
-  packages: Pick<PackageService, 'activeSlots' | 'activeSlotsOf'>;
+  packages: Pick<PackageService, 'activeSlotsOf'>;
   qrTtlMs: number;
   /** Pacing: at least this long between two sends of one account (0: no pacing). */
   sendIntervalMs: number;
