@@ -505,6 +505,95 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       expect(await state(held)).toMatchObject({ status: 'sending', claim_token: 'holder' });
     });
 
+    it('drains a backlog of queued messages: every message sent once, in queue order; a claimed message is nobody else’s', async () => {
+      const c = await customerWithSubAccount(t, cat);
+      const { account } = await loginAccount(t, { token: c.token });
+      const friend = (await t.call(messagingCalls.getAddressList, { wxid: account.wxid }, { token: c.token }))
+        .data.list[0].wxid;
+      const db = t.database.db;
+      const row = await db
+        .selectFrom('wx_accounts')
+        .select(['id', 'company_id'])
+        .where('wxid', '=', account.wxid)
+        .executeTakeFirstOrThrow();
+      // 40 queued, then a send behind them drains the account.
+      const now = Date.now();
+      const backlog = Array.from({ length: 40 }, (_, i) => ({
+        id: randomUUID(),
+        company_id: row.company_id,
+        wx_account_id: row.id,
+        new_msg_id: `backlog-${now}-${i}`,
+        direction: 'out' as const,
+        peer: friend,
+        sender: account.wxid,
+        type: 1,
+        app_type: null,
+        content: `积压${i}`,
+        media: null,
+        status: 'queued' as const,
+        error: null,
+        claim_token: null,
+        lease_until: null,
+        create_time: Math.floor(now / 1000),
+        created_at: now,
+        seq: now * 1000 + i,
+      }));
+      await db.insertInto('wx_messages').values(backlog).execute();
+
+      // A claim takes the oldest still queued, never one claimed already.
+      const first = await messagingRepo.claimOldestQueued(db, row.id, 'probe', now + 60_000);
+      expect(first?.content).toBe('积压0');
+      const next = await messagingRepo.claimOldestQueued(db, row.id, 'other', now + 60_000);
+      expect(next?.content).toBe('积压1');
+      // Give them back, as an expired lease would.
+      await db
+        .updateTable('wx_messages')
+        .set({ status: 'queued', claim_token: null, lease_until: null })
+        .where('claim_token', 'in', ['probe', 'other'])
+        .execute();
+
+      const last = await t.call(
+        messagingCalls.sendMsgText,
+        { wxid: account.wxid, toWxid: friend, content: '积压之后' },
+        { token: c.token },
+      );
+      expect(last.code).toBe('200');
+      await until(
+        async () => {
+          const left = await db
+            .selectFrom('wx_messages')
+            .select('id')
+            .where('wx_account_id', '=', row.id)
+            .where('direction', '=', 'out')
+            .where('status', 'in', ['queued', 'sending'])
+            .execute();
+          return left.length === 0;
+        },
+        'the backlog to be sent',
+        15_000,
+      );
+      const sent = await db
+        .selectFrom('wx_messages')
+        .select(['content', 'status', 'sent_at', 'seq'])
+        .where('wx_account_id', '=', row.id)
+        .where('direction', '=', 'out')
+        .where((eb) => eb('content', 'like', '积压%'))
+        .orderBy('seq')
+        .execute();
+      expect(sent).toHaveLength(41);
+      expect(sent.every((m) => m.status === 'sent')).toBe(true);
+      const times = sent.map((m) => Number(m.sent_at));
+      expect(times).toEqual([...times].sort((a, b) => a - b));
+      // Each sent once: the simulated contact answered each text once.
+      const replies = await db
+        .selectFrom('wx_messages')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('wx_account_id', '=', row.id)
+        .where('direction', '=', 'in')
+        .executeTakeFirstOrThrow();
+      expect(Number(replies.n)).toBeGreaterThanOrEqual(41);
+    });
+
     it('a message stored already claimed renews a lease that would not outlast its send, and is sent once; only the holder renews', async () => {
       // A lease shorter than a send's timeout plus the margin: every claimed message renews before it goes.
       const short = await createTestApp(
