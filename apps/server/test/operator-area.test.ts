@@ -7,6 +7,7 @@ import {
   orderCalls,
   packageCalls,
   realNameCalls,
+  simCalls,
   visitorCalls,
 } from '@wxc/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -142,6 +143,10 @@ describe.each(dialects)('operator area (%s)', (dialect) => {
       expect(missing).toMatchObject({ status: 404, code: '404' });
     }
 
+    // A QR code issued and scanned while the service ran, confirmed after it expired.
+    const early = (await t.call(messagingCalls.getQrCode, {}, { headers: c.creds })).data;
+    await t.call(simCalls.scanAction, { instanceId: early.instanceId, action: 'scan' });
+
     const past = Date.now() - 1000;
     const expired = await t.call(
       operatorCalls.updateCompanyExpireTime,
@@ -170,6 +175,8 @@ describe.each(dialects)('operator area (%s)', (dialect) => {
     expect(open).toMatchObject({ code: '40304' });
     const qr = await t.call(messagingCalls.getQrCode, {}, { headers: c.creds });
     expect(qr).toMatchObject({ status: 403, code: '40304' });
+    const confirmed = await t.call(simCalls.scanAction, { instanceId: early.instanceId, action: 'confirm' });
+    expect(confirmed).toMatchObject({ status: 403, code: '40304' });
     // the console stays readable
     expect((await t.call(packageCalls.queryPackage, {}, { token: c.token })).code).toBe('200');
 

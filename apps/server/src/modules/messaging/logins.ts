@@ -235,7 +235,8 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
       );
     }
     const sub = (await subAccounts.subAccount(login.company_id, login.api_account_id))!;
-    const refusal = serviceRefusal(login.company_id);
+    // Read, not only started, before the lock: on SQLite the transaction holds the only connection.
+    const refused = await serviceRefusal(login.company_id);
     const now = Date.now();
     let accountId: string | undefined;
     let before: WxAccountViewRow | undefined;
@@ -249,7 +250,6 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
         // The same account online elsewhere is replaced by this login and does not count twice.
         if (existing?.status !== 'online') {
           if (sub.status !== 'active') throw new AppError('NOT_FOUND', '子账号已回收');
-          const refused = await refusal;
           if (refused) throw refused;
           await assertQuota(trx, login.company_id, sub);
         }
