@@ -32,6 +32,49 @@ import {
 
 const sha256hex = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 
+/** A new customer's online account, its first friend, and the account's row. */
+async function onlineWithFriend(t: TestApp, cat: Catalogue) {
+  const c = await customerWithSubAccount(t, cat);
+  const { account } = await loginAccount(t, { token: c.token });
+  const friend = (await t.call(messagingCalls.getAddressList, { wxid: account.wxid }, { token: c.token }))
+    .data.list[0].wxid as string;
+  const row = await t.database.db
+    .selectFrom('wx_accounts')
+    .select(['id', 'company_id'])
+    .where('wxid', '=', account.wxid)
+    .executeTakeFirstOrThrow();
+  return { c, account, friend, row };
+}
+
+/** An outgoing text of the account written directly, in a queue state the test sets up. */
+const outgoingRow = (
+  row: { id: string; company_id: string },
+  sender: string,
+  peer: string,
+  m: {
+    new_msg_id: string;
+    content: string;
+    status: 'queued' | 'sending';
+    claim_token: string | null;
+    lease_until: number | null;
+    created_at: number;
+    seq: number;
+  },
+) => ({
+  id: randomUUID(),
+  company_id: row.company_id,
+  wx_account_id: row.id,
+  direction: 'out' as const,
+  peer,
+  sender,
+  type: 1,
+  app_type: null,
+  media: null,
+  error: null,
+  create_time: Math.floor(m.created_at / 1000),
+  ...m,
+});
+
 /**
  * The signature headers a program computes, written out independently of the server's code:
  * x-signature = hex(HMAC-SHA256(key = hex(SHA-256(appSecret)),
@@ -435,16 +478,8 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
     });
 
     it('takes a claim back only when its lease ran out, never for the message’s age; an offline account’s stranded messages fail', async () => {
-      const c = await customerWithSubAccount(t, cat);
-      const { account } = await loginAccount(t, { token: c.token });
-      const friend = (await t.call(messagingCalls.getAddressList, { wxid: account.wxid }, { token: c.token }))
-        .data.list[0].wxid;
+      const { c, account, friend, row } = await onlineWithFriend(t, cat);
       const db = t.database.db;
-      const row = await db
-        .selectFrom('wx_accounts')
-        .select(['id', 'company_id'])
-        .where('wxid', '=', account.wxid)
-        .executeTakeFirstOrThrow();
       const now = Date.now();
       let n = 0;
       const put = async (status: 'queued' | 'sending', claim: string | null, leaseUntil: number | null) => {
@@ -453,25 +488,17 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
         await db
           .insertInto('wx_messages')
           .values({
+            ...outgoingRow(row, account.wxid, friend, {
+              new_msg_id: `lease-${n}-${now}`,
+              content: `租约测试 ${n}`,
+              status,
+              claim_token: claim,
+              lease_until: leaseUntil,
+              // Queued ten minutes ago: a paced queue's long wait, which must not count.
+              created_at: now - 600_000,
+              seq: (now - 600_000) * 1000 + n,
+            }),
             id,
-            company_id: row.company_id,
-            wx_account_id: row.id,
-            new_msg_id: `lease-${n}-${now}`,
-            direction: 'out',
-            peer: friend,
-            sender: account.wxid,
-            type: 1,
-            app_type: null,
-            content: `租约测试 ${n}`,
-            media: null,
-            status,
-            error: null,
-            claim_token: claim,
-            lease_until: leaseUntil,
-            // Queued ten minutes ago: a paced queue's long wait, which must not count.
-            create_time: Math.floor((now - 600_000) / 1000),
-            created_at: now - 600_000,
-            seq: (now - 600_000) * 1000 + n,
           })
           .execute();
         return id;
@@ -506,38 +533,21 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
     });
 
     it('drains a backlog of queued messages: every message sent once, in queue order; a claimed message is nobody else’s', async () => {
-      const c = await customerWithSubAccount(t, cat);
-      const { account } = await loginAccount(t, { token: c.token });
-      const friend = (await t.call(messagingCalls.getAddressList, { wxid: account.wxid }, { token: c.token }))
-        .data.list[0].wxid;
+      const { c, account, friend, row } = await onlineWithFriend(t, cat);
       const db = t.database.db;
-      const row = await db
-        .selectFrom('wx_accounts')
-        .select(['id', 'company_id'])
-        .where('wxid', '=', account.wxid)
-        .executeTakeFirstOrThrow();
       // 40 queued, then a send behind them drains the account.
       const now = Date.now();
-      const backlog = Array.from({ length: 40 }, (_, i) => ({
-        id: randomUUID(),
-        company_id: row.company_id,
-        wx_account_id: row.id,
-        new_msg_id: `backlog-${now}-${i}`,
-        direction: 'out' as const,
-        peer: friend,
-        sender: account.wxid,
-        type: 1,
-        app_type: null,
-        content: `积压${i}`,
-        media: null,
-        status: 'queued' as const,
-        error: null,
-        claim_token: null,
-        lease_until: null,
-        create_time: Math.floor(now / 1000),
-        created_at: now,
-        seq: now * 1000 + i,
-      }));
+      const backlog = Array.from({ length: 40 }, (_, i) =>
+        outgoingRow(row, account.wxid, friend, {
+          new_msg_id: `backlog-${now}-${i}`,
+          content: `积压${i}`,
+          status: 'queued',
+          claim_token: null,
+          lease_until: null,
+          created_at: now,
+          seq: now * 1000 + i,
+        }),
+      );
       await db.insertInto('wx_messages').values(backlog).execute();
 
       // A claim takes the oldest still queued, never one claimed already.

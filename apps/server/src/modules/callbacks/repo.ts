@@ -1,4 +1,4 @@
-import { type Kysely, type OperationNodeSource, PostgresAdapter, sql } from 'kysely';
+import { type Kysely, type OperationNodeSource, PostgresAdapter, type QueryCreator, sql } from 'kysely';
 import { preparedInsert, preparedQuery } from '../../db/prepared.js';
 import type { CallbackEventRow, DB } from '../../db/schema.js';
 import { newId } from '../../lib/crypto.js';
@@ -193,24 +193,34 @@ export async function recordAttempt(db: Kysely<DB>, eventId: string, o: AttemptO
  * (plus its attempt row); null when the claim was lost meanwhile (a replay reset it), in which case
  * nothing was written and the caller logs the attempt with `recordAttempt`.
  */
+/** The claimed event settled `delivered`, its attempt counted: only while the claim (`token`) holds. */
+const deliveredUpdate = (
+  qb: QueryCreator<DB>,
+  eventId: string,
+  token: number,
+  statusCode: number | null,
+  error: string | null,
+  now: number,
+) =>
+  qb
+    .updateTable('callback_events')
+    .set((eb) => ({
+      attempts: eb('attempts', '+', 1),
+      last_status_code: statusCode,
+      last_error: error,
+      status: 'delivered',
+      next_attempt_at: null,
+      delivered_at: now,
+      locked_until: 0,
+    }))
+    .where('id', '=', eventId)
+    .where('locked_until', '=', token);
+
 // recordDelivered and insertAttempt run for every delivered callback (prepared: built and compiled once).
 const recordDeliveredQuery = preparedQuery(
   5,
   (db, eventId: string, token: number, statusCode: number | null, error: string | null, now: number) =>
-    db
-      .updateTable('callback_events')
-      .set((eb) => ({
-        attempts: eb('attempts', '+', 1),
-        last_status_code: statusCode,
-        last_error: error,
-        status: 'delivered',
-        next_attempt_at: null,
-        delivered_at: now,
-        locked_until: 0,
-      }))
-      .where('id', '=', eventId)
-      .where('locked_until', '=', token)
-      .returning('attempts'),
+    deliveredUpdate(db, eventId, token, statusCode, error, now).returning('attempts'),
 );
 /**
  * PostgreSQL: the update and its attempt row in one statement (a data-modifying WITH), one round
@@ -232,20 +242,12 @@ const recordDeliveredPgQuery = preparedQuery(
   ) =>
     db
       .with('settled', (qb) =>
-        qb
-          .updateTable('callback_events')
-          .set((eb) => ({
-            attempts: eb('attempts', '+', 1),
-            last_status_code: statusCode,
-            last_error: error,
-            status: 'delivered',
-            next_attempt_at: null,
-            delivered_at: now,
-            locked_until: 0,
-          }))
-          .where('id', '=', eventId)
-          .where('locked_until', '=', token)
-          .returning(['id', 'attempts', 'last_status_code', 'last_error']),
+        deliveredUpdate(qb, eventId, token, statusCode, error, now).returning([
+          'id',
+          'attempts',
+          'last_status_code',
+          'last_error',
+        ]),
       )
       .insertInto('callback_attempts')
       .columns(['id', 'event_id', 'attempt', 'status_code', 'error', 'duration_ms', 'created_at'])
