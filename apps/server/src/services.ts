@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from './config.js';
 import type { Database } from './db/index.js';
 import type { DB } from './db/schema.js';
+import type { Changes } from './lib/copies.js';
 import type { LoopLag } from './lib/loop-lag.js';
 import { createDirectoryCache } from './modules/api-accounts/cache.js';
 import { createApiAccountService } from './modules/api-accounts/service.js';
@@ -17,7 +18,7 @@ import { type CaptchaGenerator, createCaptchaService } from './modules/captcha/s
 import { createCatalogueService } from './modules/catalogue/service.js';
 import { createClientErrorService } from './modules/client-errors/service.js';
 import { createCompanyService } from './modules/company/service.js';
-import { createLocalBus, type EventBus } from './modules/events/bus.js';
+import { createLocalBus, type EventBus, type StateChange } from './modules/events/bus.js';
 import { createFileService } from './modules/files/service.js';
 import type { MessagingProvider } from './modules/messaging/provider.js';
 import { createGateway } from './modules/messaging/service.js';
@@ -87,11 +88,13 @@ export function createServices(opts: ServiceOptions) {
   const bus = opts.bus ?? createLocalBus();
   // Copies of sessions and users for authenticated requests; changes travel on the bus, so every
   // process drops its copies before a revoking or updating call answers (auth/cache.ts).
-  const authCache = createAuthCache({
+  // Every cache of copies hears the same announcements (lib/copies.ts: Changes).
+  const stateChanges: Changes<StateChange> = {
     announce: (change) => bus.announceChange(change),
     listen: (listener) => bus.onChange(listener),
     live: () => bus.changesLive(),
-  });
+  };
+  const authCache = createAuthCache(stateChanges);
   const sessions = createSessionService(db, config.session, authCache);
   const users = createUserDirectory(db, authCache);
   const captcha = createCaptchaService(db, config.captchaFixedCode, opts.captchaGenerator);
@@ -127,11 +130,7 @@ export function createServices(opts: ServiceOptions) {
     allowPrivateCallbacks: config.callbackAllowPrivate,
     // Copies of sub-accounts and API settings for credential checks, sends and callbacks, dropped
     // on every process before a changing call answers (api-accounts/cache.ts).
-    cache: createDirectoryCache({
-      announce: (change) => bus.announceChange(change),
-      listen: (listener) => bus.onChange(listener),
-      live: () => bus.changesLive(),
-    }),
+    cache: createDirectoryCache(stateChanges),
   });
   const apiAuth = createApiAuth({ db, accounts: apiAccounts }, { secretNeedsHttps: config.isProduction });
 
@@ -159,11 +158,7 @@ export function createServices(opts: ServiceOptions) {
         replyDelayMs: config.messaging.simReplyDelayMs,
         chatterIntervalMs: config.messaging.simChatterMs,
         // Copies of the contacts sends look up, dropped on every process when one changes.
-        contactChanges: {
-          announce: (change) => bus.announceChange(change),
-          listen: (listener) => bus.onChange(listener),
-          live: () => bus.changesLive(),
-        },
+        contactChanges: stateChanges,
       });
   const gateway = createGateway({
     db,
