@@ -25,6 +25,7 @@ import {
   onPage,
   openPage,
   orderPackage,
+  runningAnimations,
   screenshot,
   see,
   seedCompany,
@@ -93,6 +94,9 @@ describe('开始使用', () => {
     await expect.poll(() => count(page)).toBe('已完成 0/6');
     expect(await step(page, 'package').getAttribute('class')).toContain('is-next');
     await settle(page);
+    // At rest nothing moves: the sections waiting to be scrolled near show still skeletons (a
+    // shimmering one kept the idle page repainting, a quarter of a core).
+    await expect.poll(() => runningAnimations(page)).toEqual([]);
     await screenshot(page, 'first-day-checklist-1440', false);
 
     // 1. 购买套餐: the link opens the catalogue; buy and pay in the sandbox.

@@ -481,13 +481,29 @@ export async function settle(page: Page, pauseMs = 350): Promise<void> {
   await page.waitForTimeout(pauseMs);
 }
 
+/** The page's running animations (CSS animations and transitions), as "name on element's classes". */
+export function runningAnimations(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    document
+      .getAnimations()
+      .filter((a) => a.playState === 'running')
+      .map((a) => {
+        const target = (a.effect as KeyframeEffect | null)?.target;
+        const name = 'animationName' in a ? String(a.animationName) : 'transition';
+        return `${name} on ${target instanceof Element ? target.className : '?'}`;
+      }),
+  );
+}
+
 /** No horizontal scrolling of the page itself (tables scroll inside their own box). */
 export async function noPageOverflow(page: Page, what = 'the page scrolls sideways'): Promise<void> {
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
-    scrollWidth: document.documentElement.scrollWidth,
-    innerWidth: window.innerWidth,
-  }));
-  expect(scrollWidth, what).toBeLessThanOrEqual(innerWidth);
+  // Polled: right after a resize the layout may not have followed yet (its breakpoints are read by
+  // a resize observer, then rendered); a page that keeps scrolling sideways still fails.
+  await expect
+    .poll(() => page.evaluate(() => Math.max(0, document.documentElement.scrollWidth - window.innerWidth)), {
+      message: `${what} (pixels beyond the window)`,
+    })
+    .toBe(0);
 }
 
 /** An embedded server's SQLite file, opened with the driver this Node.js can run (db/driver.ts). */

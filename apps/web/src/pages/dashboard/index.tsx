@@ -153,11 +153,14 @@ function useAnswered(queryKey: QueryKey): boolean {
   );
 }
 
-/** What a section shows until its code and data are there: its card, title and skeleton rows. */
-function SectionSkeleton({ title, rows }: { title: string; rows: number }) {
-  return (
+/**
+ * What a section shows until its code and data are there: its card, title and skeleton rows,
+ * shimmering only while they load (`loading`), still while the section waits to be scrolled near.
+ */
+function sectionSkeleton(title: string, rows: number) {
+  return (loading: boolean) => (
     <Card title={title} className="dash-card">
-      <Skeleton active paragraph={{ rows }} />
+      <Skeleton active={loading} paragraph={{ rows }} />
     </Card>
   );
 }
@@ -183,14 +186,14 @@ export default function DashboardPage() {
       </section>
       <MonthSection month={month} setMonth={setMonth} query={monthQuery} />
       <div className="dash-two">
-        <WhenNear armed={settled} placeholder={<SectionSkeleton title="已开通服务" rows={3} />}>
+        <WhenNear armed={settled} placeholder={sectionSkeleton('已开通服务', 3)}>
           <OpenServices />
         </WhenNear>
-        <WhenNear armed={settled} placeholder={<SectionSkeleton title="消费记录" rows={3} />}>
+        <WhenNear armed={settled} placeholder={sectionSkeleton('消费记录', 3)}>
           <ConsumeRecords />
         </WhenNear>
       </div>
-      <WhenNear armed={settled} placeholder={<SectionSkeleton title="账号明细" rows={5} />}>
+      <WhenNear armed={settled} placeholder={sectionSkeleton('账号明细', 5)}>
         <AccountDetails />
       </WhenNear>
     </div>
