@@ -14,6 +14,8 @@ export default defineConfig({
             'apps/web/src/**/*.test.{ts,tsx}',
           ],
           environment: 'node',
+          // Worker threads start faster than child processes: 70 files, 37 s -> 21 s (47 -> 28 CPU s).
+          pool: 'threads',
         },
       },
       {

@@ -1,9 +1,13 @@
 /**
  * Screenshots of every console screen at 1440 px and 375 px, saved to e2e/artifacts/ (gitignored)
- * for people to look at. Each screen also must not scroll sideways at 375 px and must log no error.
+ * for people to look at. Each screen also must not scroll sideways at 375 px and must log no error,
+ * and every page of the shell (the operator's too) opens with the same page header.
  */
-import { describe, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  ADMIN,
+  apiLogin,
   chooseFromAvatarMenu,
   DESKTOP,
   MOBILE,
@@ -18,6 +22,29 @@ import {
 } from './harness';
 
 const suite = useSuite();
+let adminToken: string;
+
+beforeAll(async () => {
+  adminToken = await apiLogin(suite.server, ADMIN.account, ADMIN.password);
+});
+
+/**
+ * The shell's page header: one, the first thing of the page, holding the page's only h1 (the route
+ * title). Returns its look (background, corners, title font), which every page shares.
+ */
+async function pageHeader(page: Page, path: string, title: string): Promise<string> {
+  const main = page.locator('.app-main');
+  const header = main.locator('.page-header');
+  await see(header);
+  expect(await header.count(), path).toBe(1);
+  expect(await main.locator('h1').allInnerTexts(), path).toEqual([title]);
+  expect(await header.evaluate((el) => el === el.parentElement?.firstElementChild), path).toBe(true);
+  return header.evaluate((el) => {
+    const h = getComputedStyle(el);
+    const h1 = getComputedStyle(el.querySelector('h1')!);
+    return `${h.backgroundColor} ${h.borderRadius} ${h1.fontSize} ${h1.fontWeight}`;
+  });
+}
 
 const VIEWPORTS = [
   ['1440', DESKTOP],
@@ -67,9 +94,11 @@ describe('screenshots', () => {
       const company = await seedCompany(suite.server);
       const t = await openPage(suite.browser, suite.server, { viewport, token: company.token });
       const { page } = t;
+      const headers = new Set<string>();
       for (const [name, path, title] of SHELL_SCREENS) {
         await page.goto(path);
         await onPage(page, title);
+        headers.add(await pageHeader(page, path, title));
         await settle(page);
         await noPageOverflow(page, `${name} scrolls sideways at ${viewport.width}px`);
         await screenshot(page, `${name}-${label}`);
@@ -133,6 +162,17 @@ describe('screenshots', () => {
       await screenshot(page, `realname-${label}`);
       t.assertNoErrors();
       await t.close();
+
+      // The operator's pages open with the same header.
+      const operator = await openPage(suite.browser, suite.server, { viewport, token: adminToken });
+      await operator.page.goto('/operator/index');
+      await onPage(operator.page, '运营管理');
+      headers.add(await pageHeader(operator.page, '/operator/index', '运营管理'));
+      await settle(operator.page);
+      await screenshot(operator.page, `operator-index-${label}`);
+      operator.assertNoErrors();
+      await operator.close();
+      expect([...headers], 'the page headers look alike').toHaveLength(1);
     });
   }
 });
