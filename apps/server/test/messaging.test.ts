@@ -46,6 +46,25 @@ async function onlineWithFriend(t: TestApp, cat: Catalogue) {
   return { c, account, friend, row };
 }
 
+/** `n` texts to `friend` sent at once (each call its own request), contents `${prefix}0`, `${prefix}1`, … */
+const sendAtOnce = (t: TestApp, token: string, wxid: string, friend: string, n: number, prefix: string) =>
+  Promise.all(
+    Array.from({ length: n }, (_, i) =>
+      t.call(messagingCalls.sendMsgText, { wxid, toWxid: friend, content: `${prefix}${i}` }, { token }),
+    ),
+  );
+
+/** How many messages the account received (the simulated contact answers each text once). */
+async function repliesTo(t: TestApp, accountId: string): Promise<number> {
+  const replies = await t.database.db
+    .selectFrom('wx_messages')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('wx_account_id', '=', accountId)
+    .where('direction', '=', 'in')
+    .executeTakeFirstOrThrow();
+  return Number(replies.n);
+}
+
 /** An outgoing text of the account written directly, in a queue state the test sets up. */
 const outgoingRow = (
   row: { id: string; company_id: string },
@@ -594,15 +613,123 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       expect(sent.every((m) => m.status === 'sent')).toBe(true);
       const times = sent.map((m) => Number(m.sent_at));
       expect(times).toEqual([...times].sort((a, b) => a - b));
-      // Each sent once: the simulated contact answered each text once.
-      const replies = await db
-        .selectFrom('wx_messages')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('wx_account_id', '=', row.id)
-        .where('direction', '=', 'in')
-        .executeTakeFirstOrThrow();
-      expect(Number(replies.n)).toBeGreaterThanOrEqual(41);
+      // Each sent: the simulated contact answers each text. Its replies are stored on their own
+      // path, so the last ones may land just after the sends they answer were settled.
+      await until(async () => (await repliesTo(t, row.id)) >= 41, 'a reply to each message');
     });
+
+    /** An app whose messages' callbacks go to a local receiver (answering 2xx), with an online account. */
+    async function withCallbackReceiver(
+      test: (h: { hooked: TestApp } & Awaited<ReturnType<typeof onlineWithFriend>>) => Promise<void>,
+    ) {
+      const receiver = http.createServer((req, res) => {
+        req.resume();
+        req.on('end', () => res.writeHead(200).end());
+      });
+      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+      const hooked = await createTestApp(dialect, { ...MESSAGING_ENV, CALLBACK_ALLOW_PRIVATE: 'true' });
+      try {
+        const online = await onlineWithFriend(hooked, await setUpCatalogue(hooked));
+        const { api_account_id: subAccountId } = await hooked.database.db
+          .selectFrom('wx_accounts')
+          .select('api_account_id')
+          .where('id', '=', online.row.id)
+          .executeTakeFirstOrThrow();
+        const set = await hooked.call(
+          callbackCalls.resetCallbackUrl,
+          { callbackUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/cb`, subAccountId },
+          { token: online.c.token },
+        );
+        expect(set.code, set.message).toBe('200');
+        await test({ hooked, ...online });
+      } finally {
+        await hooked.close();
+        await new Promise((r) => receiver.close(r));
+      }
+    }
+
+    /** The "sent" message_status events stored, counted by message. */
+    async function sentEventsOf(db: TestApp['database']['db']) {
+      const events = await db
+        .selectFrom('callback_events')
+        .select('payload')
+        .where('type', '=', 'message_status')
+        .execute();
+      const sent = new Map<string, number>();
+      for (const e of events) {
+        const data = (JSON.parse(e.payload) as { data: { msgId: string; status: string } }).data;
+        if (data.status === 'sent') sent.set(data.msgId, (sent.get(data.msgId) ?? 0) + 1);
+      }
+      return Object.fromEntries(sent);
+    }
+
+    it('concurrent sends of one account: each answered sent, sent once, one "sent" callback each', () =>
+      withCallbackReceiver(async ({ hooked, c, account, friend, row }) => {
+        // Sent together: each waits for its turn in the account's drain, none is lost or sent twice.
+        const answers = await sendAtOnce(hooked, c.token, account.wxid, friend, 30, '并发');
+        for (const a of answers) expect(a.code, a.message).toBe('200');
+        expect(answers.map((a) => a.data.status)).toEqual(Array(30).fill('sent'));
+        const db = hooked.database.db;
+        const sent = await db
+          .selectFrom('wx_messages')
+          .select(['id', 'status'])
+          .where('wx_account_id', '=', row.id)
+          .where('direction', '=', 'out')
+          .execute();
+        expect(sent).toHaveLength(30);
+        expect(sent.every((m) => m.status === 'sent')).toBe(true);
+        // (Concurrent calls have no order among themselves: on PostgreSQL their inserts commit in any.)
+        // Each sent once: the simulated contact answered each text once.
+        await until(async () => (await repliesTo(hooked, row.id)) >= 30, 'a reply to each message');
+        expect(await sentEventsOf(db)).toEqual(Object.fromEntries(sent.map((m) => [m.id, 1])));
+      }));
+
+    it('a send whose outcome cannot be written with its event is still settled once, its event stored alone', () =>
+      withCallbackReceiver(async ({ hooked, c, account, friend, row }) => {
+        // The outbox refuses events written together with a change, once (SQLite: inside the
+        // transaction; PostgreSQL: the one statement); an event stored on its own still goes in.
+        const sink = hooked.app.services.callbacks;
+        const { store, storeAbout } = sink;
+        let refused = 0;
+        sink.store = (event, within) => {
+          if (within && refused === 0) {
+            refused += 1;
+            throw new Error('the outbox is down');
+          }
+          return store(event, within);
+        };
+        sink.storeAbout = (change, events) => {
+          if (refused === 0) {
+            refused += 1;
+            return Promise.reject(new Error('the outbox is down'));
+          }
+          return storeAbout(change, events);
+        };
+        try {
+          const sent = await hooked.call(
+            messagingCalls.sendMsgText,
+            { wxid: account.wxid, toWxid: friend, content: '回调表暂时不可用' },
+            { token: c.token },
+          );
+          expect(sent.code, sent.message).toBe('200');
+          expect(sent.data.status).toBe('sent');
+          expect(refused).toBe(1);
+          const rows = await hooked.database.db
+            .selectFrom('wx_messages')
+            .select(['id', 'status', 'claim_token'])
+            .where('wx_account_id', '=', row.id)
+            .where('direction', '=', 'out')
+            .execute();
+          expect(rows).toEqual([{ id: sent.data.msgId, status: 'sent', claim_token: null }]);
+          await until(
+            async () => (await sentEventsOf(hooked.database.db))[sent.data.msgId] === 1,
+            'its event',
+          );
+        } finally {
+          sink.store = store;
+          sink.storeAbout = storeAbout;
+        }
+      }));
 
     it('a message stored already claimed renews a lease that would not outlast its send, and is sent once; only the holder renews', async () => {
       // A lease shorter than a send's timeout plus the margin: every claimed message renews before it goes.
@@ -618,15 +745,7 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
           await short.call(messagingCalls.getAddressList, { wxid: account.wxid }, { token: c.token })
         ).data.list[0].wxid;
         // Five at once: all but the first wait their turn behind the account's other sends.
-        const answers = await Promise.all(
-          Array.from({ length: 5 }, (_, i) =>
-            short.call(
-              messagingCalls.sendMsgText,
-              { wxid: account.wxid, toWxid: friend, content: `续租${i}` },
-              { token: c.token },
-            ),
-          ),
-        );
+        const answers = await sendAtOnce(short, c.token, account.wxid, friend, 5, '续租');
         expect(answers.map((r) => r.data.status)).toEqual(Array(5).fill('sent'));
         const db = short.database.db;
         const out = await db

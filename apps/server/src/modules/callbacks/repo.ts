@@ -28,7 +28,7 @@ export const insertEvent = preparedInsert('callback_events', {
   delivered_at: true,
 });
 
-/** callback_events' columns and their PostgreSQL types (insertEventAfter binds each with a cast). */
+/** callback_events' columns and their PostgreSQL types (insertEventsAbout binds each as an array). */
 const EVENT_COLUMNS = {
   id: 'text',
   company_id: 'text',
@@ -48,18 +48,30 @@ const EVENT_COLUMNS = {
 } satisfies Record<keyof CallbackEventRow, string>;
 
 /**
- * PostgreSQL: `change` (a data-modifying query with a RETURNING clause) and `row`, inserted only
- * when `change` returned a row, in one statement (a data-modifying WITH): atomic as a transaction
- * of the two, one round trip instead of four. Returns how many rows `change` returned.
+ * PostgreSQL: `change` (a data-modifying query returning the "id" of each row it changed) and the
+ * events about those rows (`about`: the id of the row an event tells of), in one statement (a
+ * data-modifying WITH): an event is stored only if its row was changed. Atomic as a transaction of
+ * them, one round trip and one commit however many rows. Each column is bound as one array, so the
+ * statement's text is the same for one event or thirty. Returns the ids of the rows changed.
  */
-export async function insertEventAfter(db: Kysely<DB>, change: OperationNodeSource, row: CallbackEventRow) {
+export async function insertEventsAbout(
+  db: Kysely<DB>,
+  change: OperationNodeSource,
+  events: ReadonlyArray<{ about: string; row: CallbackEventRow }>,
+): Promise<Set<string>> {
   const columns = Object.keys(EVENT_COLUMNS) as Array<keyof typeof EVENT_COLUMNS>;
-  const result = await sql<{ changed: number }>`with "change" as (${change}), "event" as (
-      insert into "callback_events" (${sql.join(columns.map((c) => sql.ref(c)))})
-      select ${sql.join(columns.map((c) => sql`cast(${row[c]} as ${sql.raw(EVENT_COLUMNS[c])})`))}
-      where exists (select 1 from "change"))
-    select cast(count(*) as integer) as "changed" from "change"`.execute(db);
-  return result.rows[0]?.changed ?? 0;
+  const names = sql.join(columns.map((c) => sql.ref(c)));
+  const arrays = columns.map(
+    (c) => sql`cast(${events.map((e) => e.row[c])} as ${sql.raw(`${EVENT_COLUMNS[c]}[]`)})`,
+  );
+  const result = await sql<{ id: string }>`with "change" as (${change}), "event" as (
+      insert into "callback_events" (${names})
+      select ${sql.join(columns.map((c) => sql.ref(`e.${c}`)))}
+      from unnest(${sql.join(arrays)}, cast(${events.map((e) => e.about)} as text[]))
+        as "e"(${names}, "about")
+      where "e"."about" in (select "id" from "change"))
+    select "id" from "change"`.execute(db);
+  return new Set(result.rows.map((r) => r.id));
 }
 
 export const findEvent = (db: Kysely<DB>, id: string) =>

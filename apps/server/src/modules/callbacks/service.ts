@@ -393,18 +393,24 @@ export function createCallbackService(deps: CallbackServiceDeps) {
     return { id: row.id, ended: end };
   }
 
-  /** PostgreSQL: `change` and the event in one statement (CallbackSink.storeAfter). */
-  async function storeAfter(input: AddressedEvent, change: OperationNodeSource): Promise<number> {
-    const { row, direct } = newEventRow(input, input.url);
-    let changed: number;
+  /** PostgreSQL: `change` and the events about its rows in one statement (CallbackSink.storeAbout). */
+  async function storeAbout(
+    change: OperationNodeSource,
+    events: ReadonlyArray<{ about: string; event: AddressedEvent }>,
+  ): Promise<Set<string>> {
+    const rows = events.map(({ about, event }) => ({ about, ...newEventRow(event, event.url) }));
+    let changed: Set<string>;
     try {
-      changed = await repo.insertEventAfter(db, change, row);
+      changed = await repo.insertEventsAbout(db, change, rows);
     } catch (err) {
-      if (direct) worker.release();
+      for (const { direct } of rows) if (direct) worker.release();
       throw err;
     }
-    if (changed > 0) publish(row, 'pending');
-    eventEnded(row, direct, changed > 0);
+    for (const { about, row, direct } of rows) {
+      const stored = changed.has(about);
+      if (stored) publish(row, 'pending');
+      eventEnded(row, direct, stored);
+    }
     return changed;
   }
 
@@ -427,7 +433,7 @@ export function createCallbackService(deps: CallbackServiceDeps) {
     },
     address,
     store: (event, within) => store(event, event.url, within),
-    storeAfter,
+    storeAbout,
   };
 
   return {

@@ -33,11 +33,15 @@ export interface CallbackSink {
    */
   store(event: AddressedEvent, within: Kysely<DB>): Promise<StoredEvent>;
   /**
-   * PostgreSQL only: runs `change` (a data-modifying query with RETURNING) and stores the event,
-   * only when `change` returned a row, in one statement; the event is then delivered as after
-   * `store` and a commit. Returns how many rows `change` returned.
+   * PostgreSQL only: runs `change` (a data-modifying query returning the "id" of each row it
+   * changed) and stores the events about those rows (`about`: the row's id), each only if its row
+   * was changed, all in one statement; they are then delivered as after `store` and a commit.
+   * Returns the ids of the rows changed.
    */
-  storeAfter(event: AddressedEvent, change: OperationNodeSource): Promise<number>;
+  storeAbout(
+    change: OperationNodeSource,
+    events: ReadonlyArray<{ about: string; event: AddressedEvent }>,
+  ): Promise<Set<string>>;
 }
 
 export type AddressedEvent = CallbackEventInput & { url: string };

@@ -31,12 +31,13 @@ export interface GatewayContextDeps {
  * live consoles). Holds no state.
  */
 /**
- * A change of at most one row that a callback event tells of (GatewayContext.withCallback): `run`
- * makes it and says whether it did; `statement` is the same change as a query with a RETURNING
- * clause (a row when made), for PostgreSQL to run together with the event's insert.
+ * A change of rows that callback events tell of (GatewayContext.withCallbacks): `run` changes row
+ * `i` (of the rows given with it) and says whether it did, for SQLite's transaction; `statement` is
+ * the whole change as one query returning the "id" of each row changed, for PostgreSQL to run
+ * together with the events' insert.
  */
-export interface OneRowChange {
-  run(exec: Kysely<DB>): Promise<boolean>;
+export interface RowsChange {
+  run(exec: Kysely<DB>, i: number): Promise<boolean>;
   statement(exec: Kysely<DB>): OperationNodeSource;
 }
 
@@ -88,27 +89,42 @@ export function createGatewayContext({
   ) => emitCallback(eventFor(about, type, data));
 
   /**
-   * Writes `change` and the callback event about it atomically: a crash never keeps one without the
-   * other. True when the change was made (the event is stored only then). SQLite: one transaction,
-   * the event's address looked up first (SQLite runs a transaction on the only connection).
-   * PostgreSQL: one statement (`change.statement` in a data-modifying WITH with the event's insert),
-   * one round trip instead of four.
+   * Writes a change of rows and the callback event about each atomically: a crash never keeps a
+   * row's change without its event or the event without the change. Says of each row whether it was
+   * changed (its event is stored only then). SQLite: one transaction, the events' addresses looked
+   * up first (SQLite runs a transaction on the only connection). PostgreSQL: one statement (the
+   * change in a data-modifying WITH with the events' insert): one round trip and one commit for
+   * however many rows.
    */
-  async function withCallback(event: CallbackEventInput, change: OneRowChange): Promise<boolean> {
-    const addressed = await callbacks.address(event);
-    if (!addressed) return writes.write((w) => change.run(w));
-    if (changesInOneStatement) return (await callbacks.storeAfter(addressed, change.statement(db))) > 0;
-    let stored: StoredEvent | undefined;
-    try {
-      const result = await writes.transact(async (trx) => {
-        const done = await change.run(trx);
-        if (done) stored = await callbacks.store(addressed, trx);
-        return done;
+  async function withCallbacks(
+    rows: ReadonlyArray<{ id: string; event: CallbackEventInput }>,
+    change: RowsChange,
+  ): Promise<boolean[]> {
+    const addressed = await Promise.all(rows.map(({ event }) => callbacks.address(event)));
+    if (changesInOneStatement) {
+      const events = rows.flatMap(({ id }, i) => {
+        const event = addressed[i];
+        return event ? [{ about: id, event }] : [];
       });
-      stored?.ended(true);
-      return result;
+      const changed = await callbacks.storeAbout(change.statement(db), events);
+      return rows.map(({ id }) => changed.has(id));
+    }
+    const stored: StoredEvent[] = [];
+    try {
+      const made = await writes.transact(async (trx) => {
+        const changed: boolean[] = [];
+        for (let i = 0; i < rows.length; i++) {
+          const done = await change.run(trx, i);
+          const event = addressed[i];
+          if (done && event) stored.push(await callbacks.store(event, trx));
+          changed.push(done);
+        }
+        return changed;
+      });
+      for (const s of stored) s.ended(true);
+      return made;
     } catch (err) {
-      stored?.ended(false);
+      for (const s of stored) s.ended(false);
       throw err;
     }
   }
@@ -233,7 +249,7 @@ export function createGatewayContext({
     const { media: m, ...rest } = toMessage(stored, row.wxid);
     // Media travels as a reference: the program downloads it with getMsgImg / getMsgVideo.
     const data = { ...rest, media: m ? { ...m, mediaId: undefined, hasMedia: 'mediaId' in m } : null };
-    await withCallback(eventFor(row, 'message', data), {
+    await withCallbacks([{ id: stored.id, event: eventFor(row, 'message', data) }], {
       run: async (exec) => {
         await repo.insertMessage(exec, stored);
         return true;
@@ -252,7 +268,7 @@ export function createGatewayContext({
     ref,
     emitFor,
     eventFor,
-    withCallback,
+    withCallbacks,
     accountFor,
     onlineAccountFor,
     sendingAccountFor,

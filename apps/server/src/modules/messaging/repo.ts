@@ -306,7 +306,7 @@ export const insertMessage = preparedInsert('wx_messages', {
   seq: true,
 });
 
-/** insertMessage as a query returning the row's id (for GatewayContext.withCallback on PostgreSQL). */
+/** insertMessage as a query returning the row's id (for GatewayContext.withCallbacks on PostgreSQL). */
 export const insertMessageStatement = (db: Kysely<DB>, row: Selectable<WxMessagesTable>) =>
   db.insertInto('wx_messages').values(row).returning('id');
 
@@ -497,27 +497,33 @@ export async function settleMessage(
   return Number(res.numAffectedRows) === 1;
 }
 
-/** settleMessage as a query returning the settled row's id (GatewayContext.withCallback, PostgreSQL). */
-export const settleMessageStatement = (
-  db: Kysely<DB>,
-  id: string,
-  token: string,
-  status: 'sent' | 'failed',
-  error: string | null,
-) =>
-  db
-    .updateTable('wx_messages')
-    .set({
-      status,
-      error,
-      claim_token: null,
-      lease_until: null,
-      sent_at: status === 'sent' ? Date.now() : null,
-    })
-    .where('id', '=', id)
-    .where('status', '=', 'sending')
-    .where('claim_token', '=', token)
-    .returning('id');
+/** A send's outcome, settled by its claim's holder. */
+export interface Settlement {
+  id: string;
+  token: string;
+  status: 'sent' | 'failed';
+  error: string | null;
+}
+
+/**
+ * settleMessage for several messages as one query returning the ids of those settled
+ * (GatewayContext.withCallbacks, PostgreSQL): each column bound as one array, so its text is the
+ * same however many.
+ */
+export function settleMessagesStatement(settlements: ReadonlyArray<Settlement>) {
+  const now = Date.now();
+  const column = <T>(pick: (s: Settlement) => T) => settlements.map(pick);
+  return sql<{ id: string }>`update "wx_messages" as "m"
+    set "status" = "v"."status", "error" = "v"."error", "claim_token" = null, "lease_until" = null,
+      "sent_at" = "v"."sent_at"
+    from unnest(
+      cast(${column((s) => s.id)} as text[]), cast(${column((s) => s.token)} as text[]),
+      cast(${column((s) => s.status)} as text[]), cast(${column((s) => s.error)} as text[]),
+      cast(${column((s) => (s.status === 'sent' ? now : null))} as bigint[])
+    ) as "v"("id", "token", "status", "error", "sent_at")
+    where "m"."id" = "v"."id" and "m"."status" = 'sending' and "m"."claim_token" = "v"."token"
+    returning "m"."id"`;
+}
 
 /**
  * Extends a claim's lease, only for the claim's holder; false when the claim was lost meanwhile.

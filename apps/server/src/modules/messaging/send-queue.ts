@@ -24,7 +24,16 @@ const SEND_ANSWER_WAIT_MS = 1_000;
 /** Why a message of an account that went offline is not sent (logins.ts says the same at logout). */
 export const OFFLINE_SEND_ERROR = '账号已下线，消息未发送';
 
+/**
+ * Messages stored claimed by their send calls are sent in order and settled together, this many at
+ * most (one statement and one commit for them all), or those sent within SETTLE_WITHIN_MS.
+ */
+const SETTLE_BATCH = 32;
+const SETTLE_WITHIN_MS = 20;
+
 type QueuedMessage = NonNullable<Awaited<ReturnType<typeof repo.claimOldestQueued>>>;
+/** A send's outcome, to settle under its claim (repo.Settlement, with the message itself). */
+type SendOutcome = Omit<repo.Settlement, 'id'> & { message: QueuedMessage };
 
 export interface SendQueueDeps {
   /** Pacing: at least this long between two sends of one account (0: no pacing). */
@@ -168,11 +177,10 @@ export function createSendQueue(
         let account = known;
         for (;;) {
           // Claimed messages go out even while stopping: nobody else may send them before their lease ends.
-          const next = run.claimed.shift();
-          if (next) {
+          const batch = run.claimed.splice(0, SETTLE_BATCH);
+          if (batch.length > 0) {
             account ??= await repo.findAccountById(db, accountId);
-            if (account && (await stillClaimed(next.message, next.token)))
-              await sendClaimed(account, next.message, next.token);
+            if (account) run.claimed.unshift(...(await sendClaimedInOrder(account, batch)));
             continue;
           }
           if (!run.again || stopped) break;
@@ -209,56 +217,127 @@ export function createSendQueue(
 
   /** Sends a message this process holds the claim of, and settles it; false when that failed. */
   async function sendClaimed(account: WxAccountViewRow, message: QueuedMessage, token: string) {
+    let outcome: SendOutcome;
     try {
-      const outcome = await sendWithTimeout(account, message);
-      const status = outcome.ok ? 'sent' : 'failed';
-      const error = outcome.ok ? null : outcome.error;
-      if (await settleAndAnnounce(account, message, token, status, error)) {
-        waiters.get(message.id)?.(status);
-      } else {
-        log.warn({ msgId: message.id }, 'send settled after its claim expired; outcome not announced');
-      }
-      return true;
+      outcome = await sendOne(account, message, token);
     } catch (err) {
       // Left claimed: its lease ends and it is taken back (reclaimExpired), as after a crash.
       log.error({ err, msgId: message.id }, 'send failed');
       return false;
     }
+    return settle(account, [outcome]);
   }
 
   /**
-   * Settles a send by its claim's holder and stores its callback event in the same transaction (a
-   * crash never leaves a message sent without its "sent" event), then tells the live consoles.
-   * False when the claim was lost meanwhile (its lease expired and it was taken back).
+   * Sends, in order, messages of one account this process holds the claims of (stored claimed by
+   * their send calls), then settles them all in one write: one commit for many sends. Sends that
+   * take long (a real network) are settled after SETTLE_WITHIN_MS, not made to wait for the rest;
+   * those not sent yet are returned, to go next.
    */
-  async function settleAndAnnounce(
+  async function sendClaimedInOrder(
+    account: WxAccountViewRow,
+    batch: Array<{ message: QueuedMessage; token: string }>,
+  ) {
+    const outcomes: SendOutcome[] = [];
+    const started = Date.now();
+    let i = 0;
+    try {
+      for (; i < batch.length; i++) {
+        if (outcomes.length > 0 && Date.now() - started > SETTLE_WITHIN_MS) break;
+        const { message, token } = batch[i]!;
+        if (await stillClaimed(message, token)) outcomes.push(await sendOne(account, message, token));
+      }
+    } catch (err) {
+      // This one is left claimed: its lease ends and it is taken back (reclaimExpired), as after a
+      // crash. The ones sent before it are settled; the ones after it go next.
+      log.error({ err, msgId: batch[i]?.message.id }, 'send failed');
+      i += 1;
+    }
+    if (outcomes.length > 0) await settle(account, outcomes);
+    return batch.slice(i);
+  }
+
+  async function sendOne(
     account: WxAccountViewRow,
     message: QueuedMessage,
     token: string,
-    status: 'sent' | 'failed',
-    error: string | null,
-  ): Promise<boolean> {
-    const data = { msgId: message.id, newMsgId: message.new_msg_id, peer: message.peer, status, error };
-    const event = ctx.eventFor(account, 'message_status', data);
-    let won: boolean;
+  ): Promise<SendOutcome> {
+    const outcome = await sendWithTimeout(account, message);
+    return outcome.ok
+      ? { message, token, status: 'sent', error: null }
+      : { message, token, status: 'failed', error: outcome.error };
+  }
+
+  /**
+   * Settles sends made under this process's claims, each with its callback event, in one write,
+   * then answers their waiting send calls; false when that write failed (left claimed: their leases
+   * end and they are taken back, as after a crash).
+   */
+  async function settle(account: WxAccountViewRow, outcomes: SendOutcome[]): Promise<boolean> {
+    let won: boolean[];
     try {
-      won = await ctx.withCallback(event, {
-        run: (exec) => repo.settleMessage(exec, message.id, token, status, error),
-        statement: (exec) => repo.settleMessageStatement(exec, message.id, token, status, error),
-      });
+      won = await settleAndAnnounce(account, outcomes);
     } catch (err) {
-      // The message went out: settle it even if its event cannot be stored with it, rather than
-      // leave it claimed for the lease to send again. The event is then tried on its own.
-      log.error(
-        { err, msgId: message.id },
-        'send outcome not stored with its callback event; settling alone',
-      );
-      won = await repo.settleMessage(db, message.id, token, status, error);
-      if (won) await ctx.emitFor(account, 'message_status', data);
+      log.error({ err, msgIds: outcomes.map((o) => o.message.id) }, 'send not settled');
+      return false;
     }
-    if (!won) return false;
-    ctx.publishMessage(account, { id: message.id, direction: 'out', status });
+    outcomes.forEach(({ message, status }, i) => {
+      if (won[i]) waiters.get(message.id)?.(status);
+      else log.warn({ msgId: message.id }, 'send settled after its claim expired; outcome not announced');
+    });
     return true;
+  }
+
+  /**
+   * Settles sends by their claims' holder and stores their callback events in the same write (a
+   * crash never leaves a message sent without its "sent" event), then tells the live consoles.
+   * Says of each whether it was settled here: not when its claim was lost meanwhile (its lease
+   * expired and it was taken back).
+   */
+  async function settleAndAnnounce(account: WxAccountViewRow, outcomes: SendOutcome[]): Promise<boolean[]> {
+    const dataOf = ({ message, status, error }: SendOutcome) => ({
+      msgId: message.id,
+      newMsgId: message.new_msg_id,
+      peer: message.peer,
+      status,
+      error,
+    });
+    let won: boolean[];
+    try {
+      won = await ctx.withCallbacks(
+        outcomes.map((o) => ({
+          id: o.message.id,
+          event: ctx.eventFor(account, 'message_status', dataOf(o)),
+        })),
+        {
+          run: (exec, i) => {
+            const o = outcomes[i]!;
+            return repo.settleMessage(exec, o.message.id, o.token, o.status, o.error);
+          },
+          statement: () =>
+            repo.settleMessagesStatement(
+              outcomes.map((o) => ({ id: o.message.id, token: o.token, status: o.status, error: o.error })),
+            ),
+        },
+      );
+    } catch (err) {
+      // The messages went out: settle them even if their events cannot be stored with them, rather
+      // than leave them claimed for the lease to send again. The events are then tried on their own.
+      log.error(
+        { err, msgIds: outcomes.map((o) => o.message.id) },
+        'send outcomes not stored with their callback events; settling alone',
+      );
+      won = [];
+      for (const o of outcomes) {
+        const settled = await repo.settleMessage(db, o.message.id, o.token, o.status, o.error);
+        if (settled) await ctx.emitFor(account, 'message_status', dataOf(o));
+        won.push(settled);
+      }
+    }
+    outcomes.forEach(({ message, status }, i) => {
+      if (won[i]) ctx.publishMessage(account, { id: message.id, direction: 'out', status });
+    });
+    return won;
   }
 
   /**
