@@ -23,6 +23,7 @@ import {
   seedCompany,
   type TestPage,
   useSuite,
+  visit,
 } from './harness';
 
 // Every browser here comes from 127.0.0.1 and loads ~40 assets per page; the service's per-IP
@@ -378,12 +379,12 @@ describe('commerce: packages, orders, sub-accounts', () => {
       await noPageOverflow(page);
       await snap(page, `purchase-records-orders-${label}`);
 
-      await page.goto('/myAPI/index');
+      await visit(page, '/myAPI/index');
       await see(page.getByTestId('curl-example'));
       await noPageOverflow(page);
       await snap(page, `my-api-${label}`);
 
-      await page.goto('/accountList/index');
+      await visit(page, '/accountList/index');
       await see(
         (viewport === MOBILE ? page.getByTestId('account-card') : page.locator('.ant-table-row')).filter({
           hasText: '营销助手',

@@ -21,6 +21,7 @@ import {
   see,
   seedCompany,
   useSuite,
+  visit,
 } from './harness';
 import { documentPng } from './png';
 
@@ -228,8 +229,9 @@ describe('real-name verification and the operator area', () => {
       const { pending, pkg } = await shown;
       const operator = await openPage(suite.browser, suite.server, { token: adminToken, viewport });
       const { page } = operator;
+      await page.goto('/operator/index?tab=review');
       for (const tab of ['review', 'companies', 'panel', 'visitors', 'settings']) {
-        await page.goto(`/operator/index?tab=${tab}`);
+        await visit(page, `/operator/index?tab=${tab}`);
         await onPage(page, '运营管理');
         await page.waitForLoadState('networkidle');
         if (tab === 'review') await see(page.getByRole('article').first());
@@ -243,8 +245,10 @@ describe('real-name verification and the operator area', () => {
         expect(scrollWidth, `${tab} at ${size}`).toBeLessThanOrEqual(innerWidth);
         await snap(page, `operator-${tab}-${size}`);
       }
+      // The sections' links are one page: one 运营管理 tab in the tags view, not one per section.
+      expect(await page.locator('.tags-view .tag').filter({ hasText: '运营管理' }).count()).toBe(1);
       // a company's packages and sub-accounts (read-only drawer)
-      await page.goto('/operator/index?tab=companies');
+      await visit(page, '/operator/index?tab=companies');
       await see(page.getByText('华东贸易有限公司').first());
       const row = page.locator('tr, article').filter({ hasText: '华东贸易有限公司' }).first();
       await row.getByRole('button', { name: '套餐与子账号' }).click();

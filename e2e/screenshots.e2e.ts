@@ -19,6 +19,7 @@ import {
   seedCompany,
   settle,
   useSuite,
+  visit,
 } from './harness';
 
 const suite = useSuite();
@@ -95,8 +96,9 @@ describe('screenshots', () => {
       const t = await openPage(suite.browser, suite.server, { viewport, token: company.token });
       const { page } = t;
       const headers = new Set<string>();
+      await page.goto('/dashboard');
       for (const [name, path, title] of SHELL_SCREENS) {
-        await page.goto(path);
+        await visit(page, path);
         await onPage(page, title);
         headers.add(await pageHeader(page, path, title));
         await settle(page);
@@ -107,7 +109,7 @@ describe('screenshots', () => {
         ['404', '/no/such/page'],
         ['401', '/operator/index'],
       ] as const) {
-        await page.goto(path);
+        await visit(page, path);
         await page.waitForURL(`**/${name}`);
         await settle(page);
         await noPageOverflow(page, `${name} scrolls sideways at ${viewport.width}px`);
@@ -115,7 +117,7 @@ describe('screenshots', () => {
       }
 
       // Overlays of the shell.
-      await page.goto('/dashboard');
+      await visit(page, '/dashboard');
       await onPage(page, '用户中心');
       // Phones open the settings from the avatar menu (no edge tab over the content).
       if (viewport.width < 992) {

@@ -120,7 +120,7 @@ export const shellGroups: MenuGroup[] = [
     routes: [
       {
         path: '/operator/index',
-        meta: { title: '运营管理', icon: 'operator', roles: ['admin'] },
+        meta: { title: '运营管理', icon: 'operator', roles: ['admin'], tabByPath: true },
         load: () => import('../pages/operator'),
       },
     ],

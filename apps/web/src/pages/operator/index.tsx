@@ -24,10 +24,15 @@ export type OperatorTab = (typeof OPERATOR_TABS)[number]['key'];
  */
 export default function OperatorPage() {
   const [params] = useSearchParams();
-  const wanted = params.get('tab');
-  // `?tab=` opens a section directly (links, reloads); switching sections does not navigate, so
-  // the tags view keeps one 运营管理 tab.
-  const [active, setActive] = useState<string>(OPERATOR_TABS.find((t) => t.key === wanted)?.key ?? 'review');
+  const linked = OPERATOR_TABS.find((t) => t.key === params.get('tab'))?.key;
+  // `?tab=` opens a section directly (links, reloads, and a link followed while the page is open);
+  // switching sections does not navigate, so the tags view keeps one 运营管理 tab.
+  const [active, setActive] = useState<string>(linked ?? 'review');
+  const [followed, setFollowed] = useState(linked);
+  if (linked !== followed) {
+    setFollowed(linked);
+    if (linked) setActive(linked);
+  }
   return (
     <div className="page ops-page">
       <PageHeader subtitle="实名审核、注册公司、运营总览、访客统计与系统设置" />
