@@ -335,6 +335,30 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       expect(page.data.reason).toContain('额度已用完');
     });
 
+    it('confirmations racing for the last slot: one goes online, the others are refused', async () => {
+      const c = await customerWithSubAccount(t, cat, 1);
+      const qrs = [];
+      for (let i = 0; i < 4; i++)
+        qrs.push((await t.call(messagingCalls.getQrCode, {}, { token: c.token })).data);
+      for (const q of qrs) await t.call(simCalls.scanAction, { instanceId: q.instanceId, action: 'scan' });
+      const answers = await Promise.all(
+        qrs.map((q) => t.call(simCalls.scanAction, { instanceId: q.instanceId, action: 'confirm' })),
+      );
+      expect(answers.filter((a) => a.status === 200 && a.data.state === 'confirmed')).toHaveLength(1);
+      expect(answers.filter((a) => a.code === '40020')).toHaveLength(3);
+      const online = await t.database.db
+        .selectFrom('wx_accounts')
+        .select('wxid')
+        .where('company_id', '=', c.user.id)
+        .where('status', '=', 'online')
+        .execute();
+      expect(online).toHaveLength(1);
+      const states = await Promise.all(
+        qrs.map(async (q) => (await t.call(simCalls.scanStatus, { instanceId: q.instanceId })).data.state),
+      );
+      expect(states.sort()).toEqual(['cancelled', 'cancelled', 'cancelled', 'confirmed']);
+    });
+
     it('checkQrCode and checkQrCodeLoop say why a refused login ended (the console needs no phone-side call)', async () => {
       const c = await customerWithSubAccount(t, cat, 1);
       const a = (await t.call(messagingCalls.getQrCode, {}, { token: c.token })).data;

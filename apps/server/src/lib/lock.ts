@@ -12,9 +12,19 @@ export async function withLock<T>(
   fn: (trx: Transaction<DB>) => Promise<T>,
 ): Promise<T> {
   return db.transaction().execute(async (trx) => {
-    if (trx.getExecutor().adapter instanceof PostgresAdapter) {
-      await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);
-    }
+    await lockUntilCommit(trx, key);
     return fn(trx);
   });
+}
+
+/**
+ * Takes the lock named `key` inside a transaction begun already, until it ends: for a transaction
+ * whose first writes (rows of its own) need no lock, so the lock is held only for what needs it.
+ * Take such row locks before the named one, never after it, or two transactions could wait for
+ * each other.
+ */
+export async function lockUntilCommit(trx: Transaction<DB>, key: string): Promise<void> {
+  if (trx.getExecutor().adapter instanceof PostgresAdapter) {
+    await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);
+  }
 }

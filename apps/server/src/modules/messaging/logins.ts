@@ -5,7 +5,7 @@ import type { DB, WxLoginRow } from '../../db/schema.js';
 import { newId, randomDigits } from '../../lib/crypto.js';
 import { AppError } from '../../lib/errors.js';
 import type { ApiCaller } from '../../lib/http.js';
-import { withLock } from '../../lib/lock.js';
+import { lockUntilCommit } from '../../lib/lock.js';
 import type { SubAccountDirectory } from '../api-accounts/service.js';
 import type { CompanyGate } from '../company/service.js';
 import type { PackageService } from '../packages/service.js';
@@ -44,6 +44,7 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
   const { db, log, bus, provider, ref } = ctx;
   const { subAccounts, packages, queue } = deps;
   const loginQuota = repo.loginQuotaWith(packages.activeSlotsOf);
+  const confirmationReads = repo.confirmationReadsWith(packages.activeSlotsOf);
 
   async function loginFor(caller: ApiCaller, instanceId: string): Promise<WxLoginRow> {
     const row = await repo.findLogin(db, instanceId);
@@ -93,7 +94,13 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
     companyId: string,
     sub: { id: string; name: string; available_num: number },
   ) {
-    const { slots: total, companyOnline, subOnline } = await loginQuota(exec, companyId, sub.id, Date.now());
+    assertFits(await loginQuota(exec, companyId, sub.id, Date.now()), sub);
+  }
+
+  function assertFits(
+    { slots: total, companyOnline, subOnline }: { slots: number; companyOnline: number; subOnline: number },
+    sub: { name: string; available_num: number },
+  ) {
     if (total === 0)
       throw new AppError('PACKAGE_EXPIRED', '套餐已过期或尚未购买，无法登录新账号，请续费或购买套餐');
     if (companyOnline >= total) {
@@ -156,10 +163,10 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
   }
 
   // ---- sessions
-  /** The account's login is still open: online, or offline while the provider reconnects it. */
-  async function loginOpen(row: WxAccountViewRow) {
-    if (!row.current_login_id) return false;
-    return (await repo.findLogin(db, row.current_login_id))?.ended_at == null;
+  /** An account's login (its current_login_id) is still open: online, or offline while the provider reconnects it. */
+  async function loginOpen(loginId: string | null) {
+    if (!loginId) return false;
+    return (await repo.findLogin(db, loginId))?.ended_at == null;
   }
 
   async function endSession(row: WxAccountViewRow, reason: string) {
@@ -167,7 +174,7 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
     if (!(await repo.takeOffline(db, row.id, reason, now))) {
       // Offline already. A connection the provider is still restoring ends here too (its loss was
       // announced then); anything else has ended before.
-      if (row.status === 'offline' && (await loginOpen(row))) {
+      if (row.status === 'offline' && (await loginOpen(row.current_login_id))) {
         await repo.updateLogin(db, row.current_login_id!, { ended_at: now, logout_reason: reason });
         await repo.updateAccount(db, row.id, { logout_reason: reason, updated_at: now });
         await provider.logout(ref(row)).catch((err) => log.warn({ err }, 'provider logout failed'));
@@ -188,9 +195,9 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
     exec: Kysely<DB>,
     login: WxLoginRow,
     profile: LoginProfile,
-    existing: WxAccountViewRow | undefined,
+    account: { id: string; known: boolean },
     now: number,
-  ): Promise<string> {
+  ) {
     const fields = {
       api_account_id: login.api_account_id,
       nickname: profile.nickname,
@@ -204,21 +211,19 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
       last_login_at: now,
       updated_at: now,
     };
-    if (existing) {
-      await repo.updateAccount(exec, existing.id, fields);
-      return existing.id;
+    if (account.known) {
+      await repo.updateAccount(exec, account.id, fields);
+      return;
     }
-    const id = newId();
     await repo.insertAccount(exec, {
       ...fields,
-      id,
+      id: account.id,
       company_id: login.company_id,
       wxid: profile.wxid,
       last_offline_at: null,
       expire_at: null,
       first_login_at: now,
     });
-    return id;
   }
 
   /**
@@ -235,35 +240,45 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
       );
     }
     const sub = (await subAccounts.subAccount(login.company_id, login.api_account_id))!;
-    // Read, not only started, before the lock: on SQLite the transaction holds the only connection.
+    // Read, not only started, before the transaction: on SQLite it holds the only connection.
     const refused = await serviceRefusal(login.company_id);
     const now = Date.now();
     let accountId: string | undefined;
-    let before: WxAccountViewRow | undefined;
+    let before: { currentLoginId: string | null } | undefined;
     let confirmed: WxLoginRow | undefined;
     try {
-      await withLock(db, `quota:${login.company_id}`, async (trx) => {
-        const existing = await repo.findAccount(trx, login.company_id, profile.wxid);
+      await db.transaction().execute(async (trx) => {
+        // The device first (a row of its own, no lock needed), then the company's quota lock, held
+        // for one read and two writes: every other confirmation of the company waits for it, and on
+        // PostgreSQL each statement under it is a round trip.
+        await repo.recordDeviceLogin(trx, login.device_id, profile.wxid, now);
+        await lockUntilCommit(trx, `quota:${login.company_id}`);
+        const { quota, account: existing } = await confirmationReads(
+          trx,
+          login.company_id,
+          sub.id,
+          profile.wxid,
+          now,
+        );
         before = existing;
-        if (existing?.expire_at != null && existing.expire_at <= now)
+        if (existing?.expireAt != null && existing.expireAt <= now)
           throw new AppError('CONFLICT', '该微信账号已到期，不能再登录');
         // The same account online elsewhere is replaced by this login and does not count twice.
         if (existing?.status !== 'online') {
           if (sub.status !== 'active') throw new AppError('NOT_FOUND', '子账号已回收');
           if (refused) throw refused;
-          await assertQuota(trx, login.company_id, sub);
+          assertFits(quota, sub);
         }
-        accountId = await putOnline(trx, login, profile, existing, now);
-        const moved = await repo.moveLogin(trx, login.id, ['scanned', 'need_verify'], {
+        accountId = existing?.id ?? newId();
+        await putOnline(trx, login, profile, { id: accountId, known: existing !== undefined }, now);
+        confirmed = await repo.moveLogin(trx, login.id, ['scanned', 'need_verify'], {
           state: 'confirmed',
           result: 'success',
           wx_account_id: accountId,
           wxid: profile.wxid,
           logged_in_at: now,
         });
-        if (!moved) throw new AppError('CONFLICT', '二维码已失效');
-        confirmed = moved;
-        await repo.recordDeviceLogin(trx, login.device_id, profile.wxid, now);
+        if (!confirmed) throw new AppError('CONFLICT', '二维码已失效');
       });
     } catch (err) {
       if (err instanceof AppError && err.is('QUOTA_EXHAUSTED', 'PACKAGE_EXPIRED')) {
@@ -278,11 +293,9 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
     }
     // The account's session elsewhere ends: online on another device, or offline there while its
     // connection was being restored.
-    if (before?.current_login_id && before.current_login_id !== login.id && (await loginOpen(before))) {
-      await repo.updateLogin(db, before.current_login_id, {
-        ended_at: now,
-        logout_reason: '在其他设备重新登录',
-      });
+    const elsewhere = before?.currentLoginId ?? null;
+    if (elsewhere && elsewhere !== login.id && (await loginOpen(elsewhere))) {
+      await repo.updateLogin(db, elsewhere, { ended_at: now, logout_reason: '在其他设备重新登录' });
     }
     const account = (await repo.findAccountById(db, accountId!))!;
     await provider.accountOnline(ref(account));
@@ -349,7 +362,8 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
     async connectionRestored(account) {
       const row = await repo.findAccountById(db, account.accountId);
       // Still this device's session, never ended meanwhile.
-      if (!row || row.device_id !== account.deviceId || !(await loginOpen(row))) return false;
+      if (!row || row.device_id !== account.deviceId || !(await loginOpen(row.current_login_id)))
+        return false;
       if (row.status === 'online') return true;
       const now = Date.now();
       await repo.updateAccount(db, row.id, {

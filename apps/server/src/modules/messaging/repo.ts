@@ -184,30 +184,79 @@ export async function takeOffline(db: Kysely<DB>, id: string, reason: string, no
   return Number(res.numUpdatedRows) === 1;
 }
 
+/** The company's accounts online, in all or on one sub-account (a scalar subquery). */
+const onlineCount = (eb: ExpressionBuilder<DB, never>, by: 'company_id' | 'api_account_id', id: string) =>
+  eb
+    .selectFrom('wx_accounts')
+    .select((c) => c.fn.countAll<number>().as('n'))
+    .where(by, '=', id)
+    .where('status', '=', 'online');
+
+/** What a new login must fit, as the columns of a select: see `loginQuotaWith`. */
+const quotaColumns = (
+  eb: ExpressionBuilder<DB, never>,
+  activeSlotsOf: PackageService['activeSlotsOf'],
+  companyId: string,
+  subAccountId: string,
+  now: number,
+) => [
+  activeSlotsOf(sql.val(companyId), now).as('slots'),
+  onlineCount(eb, 'company_id', companyId).as('company_online'),
+  onlineCount(eb, 'api_account_id', subAccountId).as('sub_online'),
+];
+
+const toQuota = (row: { slots?: unknown; company_online?: unknown; sub_online?: unknown }) => ({
+  slots: Number(row.slots ?? 0),
+  companyOnline: Number(row.company_online ?? 0),
+  subOnline: Number(row.sub_online ?? 0),
+});
+
 /**
  * What a new login must fit, in one statement: the company's slots in force (`activeSlotsOf`, module
  * packages) and its accounts online, in all and on the sub-account.
  */
 export function loginQuotaWith(activeSlotsOf: PackageService['activeSlotsOf']) {
-  const online = (eb: ExpressionBuilder<DB, never>, by: 'company_id' | 'api_account_id', id: string) =>
-    eb
-      .selectFrom('wx_accounts')
-      .select((c) => c.fn.countAll<number>().as('n'))
-      .where(by, '=', id)
-      .where('status', '=', 'online');
   const query = preparedQuery(3, (db, companyId: string, subAccountId: string, now: number) =>
+    db.selectNoFrom((eb) => quotaColumns(eb, activeSlotsOf, companyId, subAccountId, now)),
+  );
+  return async (db: Kysely<DB>, companyId: string, subAccountId: string, now: number) =>
+    toQuota((await query(db, companyId, subAccountId, now)).rows[0]!);
+}
+
+/**
+ * A confirmation's reads under the company's quota lock, in one statement (on PostgreSQL one round
+ * trip less while the company's other logins wait): the login quota (`loginQuotaWith`) and what
+ * the confirmation needs of the account it is for (by wxid), if the company has it already.
+ */
+export function confirmationReadsWith(activeSlotsOf: PackageService['activeSlotsOf']) {
+  const ofAccount = <C extends 'id' | 'status' | 'expire_at' | 'current_login_id'>(
+    eb: ExpressionBuilder<DB, never>,
+    column: C,
+    companyId: string,
+    wxid: string,
+  ) =>
+    eb.selectFrom('wx_accounts').select(column).where('company_id', '=', companyId).where('wxid', '=', wxid);
+  const query = preparedQuery(4, (db, companyId: string, subAccountId: string, wxid: string, now: number) =>
     db.selectNoFrom((eb) => [
-      activeSlotsOf(sql.val(companyId), now).as('slots'),
-      online(eb, 'company_id', companyId).as('company_online'),
-      online(eb, 'api_account_id', subAccountId).as('sub_online'),
+      ...quotaColumns(eb, activeSlotsOf, companyId, subAccountId, now),
+      ofAccount(eb, 'id', companyId, wxid).as('account_id'),
+      ofAccount(eb, 'status', companyId, wxid).as('account_status'),
+      ofAccount(eb, 'expire_at', companyId, wxid).as('account_expire_at'),
+      ofAccount(eb, 'current_login_id', companyId, wxid).as('account_login_id'),
     ]),
   );
-  return async (db: Kysely<DB>, companyId: string, subAccountId: string, now: number) => {
-    const row = (await query(db, companyId, subAccountId, now)).rows[0]!;
+  return async (db: Kysely<DB>, companyId: string, subAccountId: string, wxid: string, now: number) => {
+    const row = (await query(db, companyId, subAccountId, wxid, now)).rows[0]!;
     return {
-      slots: Number(row.slots ?? 0),
-      companyOnline: Number(row.company_online ?? 0),
-      subOnline: Number(row.sub_online ?? 0),
+      quota: toQuota(row),
+      account: row.account_id
+        ? {
+            id: row.account_id,
+            status: row.account_status!,
+            expireAt: row.account_expire_at == null ? null : Number(row.account_expire_at),
+            currentLoginId: row.account_login_id ?? null,
+          }
+        : undefined,
     };
   };
 }

@@ -1,4 +1,5 @@
-import { simCalls } from '@wxc/contract';
+import { type QrState, simCalls } from '@wxc/contract';
+import type { CallRequest } from '@wxc/contract/call';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/errors.js';
 import type { Route } from '../../lib/http.js';
@@ -6,6 +7,15 @@ import type { Gateway } from '../messaging/service.js';
 import { avatarSvg } from './network.js';
 import type { Simulator } from './provider.js';
 import { SCAN_PAGE_HTML, SCAN_PAGE_JS } from './scan-page.js';
+
+/** Where each phone action leaves the login when it succeeds (it throws otherwise). */
+const STATE_AFTER = {
+  scan: 'scanned',
+  confirm: 'confirmed',
+  confirm_verify: 'need_verify',
+  verify: 'confirmed',
+  cancel: 'cancelled',
+} as const satisfies Record<CallRequest<typeof simCalls.scanAction>['action'], QrState>;
 
 /** The simulator's phone page, its avatars, and the /api/sim/* controls. */
 export function registerSimulatorRoutes(
@@ -64,7 +74,8 @@ export function registerSimulatorRoutes(
           await sim.phone.cancel(login.id);
           break;
       }
-      return { state: (await actedOn(login.id)).state };
+      // Each action either moved the login to its state or threw: no need to read it again.
+      return { state: STATE_AFTER[input.action] };
     },
     { rateLimitPerMinute: 120 },
   );
