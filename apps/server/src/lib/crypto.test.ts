@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { newId, newToken, pooledRandomBytes, randomDigits, safeEqual, sha256 } from './crypto.js';
+import {
+  newId,
+  newTimeOrderedId,
+  newToken,
+  pooledRandomBytes,
+  randomDigits,
+  safeEqual,
+  sha256,
+} from './crypto.js';
 
 describe('crypto helpers', () => {
   it('ids are 16 url-safe characters, tokens 43, and they do not repeat', () => {
@@ -8,6 +16,18 @@ describe('crypto helpers', () => {
     for (const id of ids) expect(id).toMatch(/^[\w-]{16}$/);
     expect(newToken()).toMatch(/^[\w-]{43}$/);
     expect(newToken()).not.toBe(newToken());
+  });
+
+  it('time-ordered ids sort by their time as strings, do not repeat within a millisecond, and are url-safe', () => {
+    const at = Date.UTC(2026, 10, 24);
+    const same = Array.from({ length: 1000 }, () => newTimeOrderedId(at));
+    expect(new Set(same).size).toBe(1000);
+    for (const id of same) expect(id).toMatch(/^[0-9a-z]{8}[\w-]{11}$/);
+    // Later milliseconds sort after earlier ones (what keeps inserts at the index's end), until 2059.
+    const times = [at, at + 1, at + 1000, at + 86_400_000, Date.UTC(2059, 0, 1)];
+    const ids = times.map((t) => newTimeOrderedId(t));
+    expect([...ids].sort()).toEqual(ids);
+    expect(newTimeOrderedId()).toMatch(/^[0-9a-z]{8}[\w-]{11}$/);
   });
 
   it('pooled random bytes are fresh on every refill and never handed out twice', () => {

@@ -21,6 +21,17 @@ export function pooledRandomBytes(n: number): Buffer {
 /** Random id for rows that can appear in URLs or to other tenants: 16 url-safe chars, 96 bits. */
 export const newId = (): string => pooledRandomBytes(12).toString('base64url');
 
+/**
+ * Id of a row in a table that grows by thousands a second (messages, callback events and their
+ * attempts): the time first (milliseconds, 8 base-36 digits, sorting as they grow until 2059), then
+ * 64 random bits (11 url-safe chars). New rows then land at the end of the primary key's index
+ * instead of on a random page of it: on SQLite a commit wrote ~one index page per row before
+ * (profiled: commits were 43 % of the send path's SQL time), on PostgreSQL the same pages are
+ * fewer full-page images in the WAL. Not a secret (access is checked by tenant), like newId.
+ */
+export const newTimeOrderedId = (now = Date.now()): string =>
+  now.toString(36).padStart(8, '0') + pooledRandomBytes(8).toString('base64url');
+
 /** Session tokens and similar bearer secrets: 256 bits. */
 export const newToken = (): string => randomBytes(32).toString('base64url');
 

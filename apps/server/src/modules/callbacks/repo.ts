@@ -1,7 +1,7 @@
 import { type Kysely, type OperationNodeSource, PostgresAdapter, type QueryCreator, sql } from 'kysely';
 import { preparedInsert, preparedQuery } from '../../db/prepared.js';
 import type { CallbackEventRow, DB } from '../../db/schema.js';
-import { newId } from '../../lib/crypto.js';
+import { newTimeOrderedId } from '../../lib/crypto.js';
 
 /** Which events a caller may see: the company's, narrowed to one sub-account for credentials. */
 export interface Scope {
@@ -293,7 +293,7 @@ export async function recordDelivered(
       eventId,
       token,
       o.statusCode,
-      newId(),
+      newTimeOrderedId(),
       durationMs,
       now,
       o.error,
@@ -332,7 +332,7 @@ const insertAttemptQuery = preparedQuery(
 const insertAttempt = (db: Kysely<DB>, eventId: string, attempt: number, o: AttemptOutcome) =>
   insertAttemptQuery(
     db,
-    newId(),
+    newTimeOrderedId(),
     eventId,
     attempt,
     o.statusCode,

@@ -12,7 +12,7 @@ import { Agent, request } from 'undici';
 import type { Writes } from '../../db/group-commit.js';
 import type { ApiAccountRow, CallbackEventRow, DB } from '../../db/schema.js';
 import { createBatcher } from '../../lib/batcher.js';
-import { newId } from '../../lib/crypto.js';
+import { newId, newTimeOrderedId } from '../../lib/crypto.js';
 import { AppError } from '../../lib/errors.js';
 import type { ApiCaller } from '../../lib/http.js';
 import type { LoopLag } from '../../lib/loop-lag.js';
@@ -337,7 +337,7 @@ export function createCallbackService(deps: CallbackServiceDeps) {
 
   /** An event's row; with a free delivery slot, already claimed by this process (`direct`). */
   function newEventRow(input: CallbackEventInput, url: string): { row: CallbackEventRow; direct: boolean } {
-    const id = newId();
+    const id = newTimeOrderedId();
     const now = Date.now();
     const direct = worker.reserve();
     const row: CallbackEventRow = {

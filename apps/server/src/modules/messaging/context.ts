@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type Kysely, type OperationNodeSource, PostgresAdapter } from 'kysely';
 import type { Writes } from '../../db/group-commit.js';
 import type { DB } from '../../db/schema.js';
-import { newId } from '../../lib/crypto.js';
+import { newTimeOrderedId } from '../../lib/crypto.js';
 import { AppError } from '../../lib/errors.js';
 import type { ApiCaller } from '../../lib/http.js';
 import type { CallbackEventInput, CallbackSink, StoredEvent } from '../callbacks/types.js';
@@ -168,7 +168,7 @@ export function createGatewayContext({
   ) {
     const now = Date.now();
     return {
-      id: newId(),
+      id: newTimeOrderedId(),
       company_id: account.company_id,
       wx_account_id: account.id,
       new_msg_id: newMsgId64(),
