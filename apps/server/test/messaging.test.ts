@@ -346,13 +346,7 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       );
       expect(answers.filter((a) => a.status === 200 && a.data.state === 'confirmed')).toHaveLength(1);
       expect(answers.filter((a) => a.code === '40020')).toHaveLength(3);
-      const online = await t.database.db
-        .selectFrom('wx_accounts')
-        .select('wxid')
-        .where('company_id', '=', c.user.id)
-        .where('status', '=', 'online')
-        .execute();
-      expect(online).toHaveLength(1);
+      expect(await messagingRepo.countOnline(t.database.db, 'company_id', c.user.id)).toBe(1);
       const states = await Promise.all(
         qrs.map(async (q) => (await t.call(simCalls.scanStatus, { instanceId: q.instanceId })).data.state),
       );
