@@ -154,6 +154,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_URL: url, WORKERS: 'many' })).toThrow(/WORKERS/);
   });
 
+  it('DATABASE_PREPARED_STATEMENTS: on unless turned off', () => {
+    expect(loadConfig({}).databasePreparedStatements).toBe(true);
+    expect(loadConfig({ DATABASE_PREPARED_STATEMENTS: 'false' }).databasePreparedStatements).toBe(false);
+    expect(loadConfig({ DATABASE_PREPARED_STATEMENTS: '0' }).databasePreparedStatements).toBe(false);
+    expect(loadConfig({ DATABASE_PREPARED_STATEMENTS: 'true' }).databasePreparedStatements).toBe(true);
+    expect(() => loadConfig({ DATABASE_PREPARED_STATEMENTS: 'yes' })).toThrow(/DATABASE_PREPARED_STATEMENTS/);
+  });
+
   it('bad values are a ConfigError that lists every offending field', () => {
     const attempt = () =>
       loadConfig({ PORT: 'eighty', NODE_ENV: 'staging', DATABASE_URL: 'mysql://x', SEED_DEMO: 'yes' });

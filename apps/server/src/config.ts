@@ -85,6 +85,7 @@ const envSchema = z.object({
   SESSION_MAX_HOURS: positiveInt(24 * 7),
   RATE_LIMIT_PER_MINUTE: positiveInt(600),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(20),
+  DATABASE_PREPARED_STATEMENTS: bool,
   WORKERS: z.coerce.number().int().min(1).max(64).default(1),
   OVERLOAD_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   TRUST_PROXY: bool,
@@ -156,6 +157,8 @@ export interface Config {
   rateLimitPerMinute: number;
   /** PostgreSQL connections per process; a request waits at most `POOL_WAIT_MS` for one (db/index.ts). */
   databasePoolSize: number;
+  /** PostgreSQL: statements prepared once per connection (off behind a pooler in transaction mode). */
+  databasePreparedStatements: boolean;
   /** Server processes on the port (node:cluster); more than one only with PostgreSQL. */
   workers: number;
   /**
@@ -280,6 +283,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     session: { idleMs: e.SESSION_IDLE_MINUTES * 60_000, maxMs: e.SESSION_MAX_HOURS * 3_600_000 },
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS ?? true,
     workers: e.WORKERS,
     overloadEventLoopDelayMs: e.OVERLOAD_EVENT_LOOP_DELAY_MS,
     trustProxy: e.TRUST_PROXY ?? false,

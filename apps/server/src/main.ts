@@ -22,6 +22,7 @@ async function main() {
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     poolSize: config.databasePoolSize,
+    preparedStatements: config.databasePreparedStatements,
     sqliteFile: path.join(config.dataDir, 'app.sqlite'),
     warn: (message) => rootLogger(config).warn(message),
   });

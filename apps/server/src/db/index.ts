@@ -7,6 +7,7 @@ import { startCheckpointer } from './checkpointer.js';
 import { loadSqliteDriver } from './driver.js';
 import { directWrites, groupCommitWrites, type Writes } from './group-commit.js';
 import { migrations } from './migrations/index.js';
+import { namedStatementPool } from './pg-statements.js';
 import type { DB } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -36,6 +37,8 @@ export interface OpenOptions {
   poolSize?: number;
   /** How long a query waits for a free connection (default POOL_WAIT_MS; tests shorten it). */
   poolWaitMs?: number;
+  /** PostgreSQL: statements with parameters prepared once per connection (default; db/pg-statements.ts). */
+  preparedStatements?: boolean;
   /** Where a problem of the SQLite checkpoint thread is reported (default: a process warning). */
   warn?: (message: string) => void;
 }
@@ -59,7 +62,11 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       connectionTimeoutMillis: opts.poolWaitMs ?? POOL_WAIT_MS,
       ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
     });
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<DB>({
+      dialect: new PostgresDialect({
+        pool: opts.preparedStatements === false ? pool : namedStatementPool(pool),
+      }),
+    });
     return {
       db,
       dialect: 'postgres',

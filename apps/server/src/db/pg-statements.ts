@@ -1,0 +1,73 @@
+import type { PostgresPool, PostgresPoolClient } from 'kysely';
+import type pg from 'pg';
+
+/** Statement texts named at most, per process: each connection keeps every one it has used. */
+export const MAX_NAMED_STATEMENTS = 300;
+
+/**
+ * PostgreSQL parses and plans an unnamed statement again on every execution, and node-postgres sends
+ * every query unnamed. Through this pool a statement with parameters runs as a named prepared
+ * statement instead: each connection parses its text once, then only binds and executes it (a
+ * PostgreSQL login: the database's CPU −21 %, bench/README.md session 16).
+ *
+ * - Which texts: those with parameters (DDL, `begin`, `commit` have none), the first
+ *   MAX_NAMED_STATEMENTS distinct ones (an IN-list of every length is a text of its own; the rest run
+ *   unnamed, as before).
+ * - A schema change made by another process (a rolling deploy adding a column) makes a statement
+ *   prepared before it fail with "cached plan must not change result type" (0A000): its text takes a
+ *   new name, so every connection prepares it anew, and a query outside a transaction is run again.
+ * - Behind a connection pooler in transaction mode (PgBouncer before 1.21, or without
+ *   `max_prepared_statements`) statements would land on other server connections: turn it off there
+ *   (DATABASE_PREPARED_STATEMENTS=false).
+ */
+export function namedStatementPool(pool: pg.Pool): PostgresPool {
+  const names = new Map<string, string>();
+  let made = 0;
+  const nameOf = (text: string) => {
+    let name = names.get(text);
+    if (name === undefined && names.size < MAX_NAMED_STATEMENTS) {
+      name = `wxc_${++made}`;
+      names.set(text, name);
+    }
+    return name;
+  };
+
+  async function run(client: pg.PoolClient, text: string, name: string, values: unknown[]) {
+    const outsideTransaction = client.getTransactionStatus() === 'I';
+    try {
+      return await client.query({ name, text, values });
+    } catch (err) {
+      if (!planChanged(err)) throw err;
+      if (names.get(text) === name) names.delete(text);
+      const renamed = nameOf(text);
+      if (!outsideTransaction) throw err; // the transaction is aborted; its caller sees the error
+      return renamed ? client.query({ name: renamed, text, values }) : client.query(text, values);
+    }
+  }
+
+  const wrapped = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  function wrap(client: pg.PoolClient): PostgresPoolClient {
+    let kept = wrapped.get(client);
+    if (kept) return kept;
+    // biome-ignore lint/suspicious/noExplicitAny: Kysely's client type has two overloads (text, cursor)
+    const query: any = (textOrCursor: unknown, values?: readonly unknown[]) => {
+      if (typeof textOrCursor !== 'string') return client.query(textOrCursor as pg.Submittable);
+      const name = values?.length ? nameOf(textOrCursor) : undefined;
+      return name
+        ? run(client, textOrCursor, name, [...values!])
+        : client.query(textOrCursor, values ? [...values] : undefined);
+    };
+    kept = { query, release: () => client.release() };
+    wrapped.set(client, kept);
+    return kept;
+  }
+
+  return {
+    connect: async () => wrap(await pool.connect()),
+    end: () => pool.end(),
+  };
+}
+
+const planChanged = (err: unknown) =>
+  (err as { code?: string }).code === '0A000' &&
+  /cached plan must not change result type/.test((err as Error).message);
