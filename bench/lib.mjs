@@ -1,6 +1,6 @@
 // Shared bench helpers: start the built server as a child process, call the API, measure load.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,7 +31,10 @@ export async function startServer(env = {}, { main = path.join(root, 'apps/serve
   process.once('exit', () => child.kill('SIGKILL'));
   let out = '';
   const smsCodes = new Map();
+  // BENCH_SERVER_LOG=/tmp/server.log keeps the server's log (warnings: shedding, slow work) to read after.
+  const logFile = process.env.BENCH_SERVER_LOG ? createWriteStream(process.env.BENCH_SERVER_LOG) : null;
   child.stdout.on('data', (d) => {
+    logFile?.write(d);
     out += d;
     for (const m of String(d).matchAll(/\[dev-sms\] to=(\d+) scene=\w+ code=(\d+)/g))
       smsCodes.set(m[1], m[2]);
