@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../src/db/index.js';
 import type { DB } from '../src/db/schema.js';
-import { createPgSchema, dialects } from './helpers.js';
+import { createPgSchema, dialects, withSchemaChangeLock } from './helpers.js';
 
 // db/pg-statements.ts: statements with parameters run as named prepared statements on PostgreSQL.
 describe.skipIf(!dialects.includes('postgres'))('prepared statements (postgres)', () => {
@@ -11,17 +11,21 @@ describe.skipIf(!dialects.includes('postgres'))('prepared statements (postgres)'
   let schema: { schema: string; drop: () => Promise<void> };
   let database: Database;
   let db: Kysely<DB>;
-  /** Another process's connection (a rolling deploy's newer build), changing the schema. */
-  const otherProcess = async (statement: string) => {
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    try {
-      await c.query(`set search_path = ${schema.schema}`);
-      await c.query(statement);
-    } finally {
-      await c.end();
-    }
-  };
+  /**
+   * Another process's connection (a rolling deploy's newer build), changing the schema; under the
+   * lock other test files' migrators take (they list every schema's tables).
+   */
+  const otherProcess = (statement: string) =>
+    withSchemaChangeLock(async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      try {
+        await c.query(`set search_path = ${schema.schema}`);
+        await c.query(statement);
+      } finally {
+        await c.end();
+      }
+    });
   const prepared = async () =>
     (
       await sql<{
@@ -34,8 +38,8 @@ describe.skipIf(!dialects.includes('postgres'))('prepared statements (postgres)'
     // One connection: every query below runs on the same one, so its prepared statements are seen.
     database = await openDatabase({ databaseUrl: url, pgSchema: schema.schema, poolSize: 1 });
     db = database.db;
-    await sql`create table items (id int primary key, name text not null)`.execute(db);
-    await sql`insert into items values (1, 'a'), (2, 'b')`.execute(db);
+    await otherProcess('create table items (id int primary key, name text not null)');
+    await otherProcess(`insert into items values (1, 'a'), (2, 'b')`);
   });
   afterAll(async () => {
     await database?.close();

@@ -2,7 +2,24 @@ import { Writable } from 'node:stream';
 import { allCalls, authCalls, PRODUCT_TITLE_DEFAULT, systemCalls } from '@wxc/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, dialects, FIXED_CAPTCHA, type TestApp, tableCounts, uniquePhone } from './helpers.js';
+import {
+  createTestApp,
+  dialects,
+  FIXED_CAPTCHA,
+  type TestApp,
+  tableCounts,
+  uniquePhone,
+  withSchemaChangeLock,
+} from './helpers.js';
+
+/**
+ * Breaks an app's database. On PostgreSQL under the schema change lock: another file's migrator
+ * lists every schema's tables, and failed with "relation … settings does not exist" meanwhile.
+ */
+const dropSettings = (t: TestApp) => {
+  const drop = () => t.database.db.schema.dropTable('settings').execute();
+  return t.database.dialect === 'postgres' ? withSchemaChangeLock(drop) : drop();
+};
 
 describe.each(dialects)('system (%s)', (dialect) => {
   let t: TestApp;
@@ -212,7 +229,7 @@ describe.each(dialects)('system (%s)', (dialect) => {
   it('an unexpected error is a "500" with the request id and no internals', async () => {
     const broken = await createTestApp(dialect);
     try {
-      await broken.database.db.schema.dropTable('settings').execute();
+      await dropSettings(broken);
       const res = await broken.app.inject({ method: 'POST', url: authCalls.isAutoRegiste.path });
       expect(res.statusCode).toBe(500);
       const body = res.json();
@@ -256,7 +273,7 @@ describe.each(dialects)('system (%s)', (dialect) => {
     });
     const logged = await createTestApp(dialect, {}, { logger: { level: 'error', stream } });
     try {
-      await logged.database.db.schema.dropTable('settings').execute();
+      await dropSettings(logged);
       const res = await logged.app.inject({ method: 'POST', url: authCalls.isAutoRegiste.path });
       expect(res.statusCode).toBe(500);
       const entry = lines.find((l) => l.msg === 'unhandled error');
