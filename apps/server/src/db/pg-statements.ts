@@ -49,13 +49,12 @@ export function namedStatementPool(pool: pg.Pool): PostgresPool {
   function wrap(client: pg.PoolClient): PostgresPoolClient {
     let kept = wrapped.get(client);
     if (kept) return kept;
+    // Kysely hands over a fresh array of values for each query: passed on as it is, not copied.
     // biome-ignore lint/suspicious/noExplicitAny: Kysely's client type has two overloads (text, cursor)
-    const query: any = (textOrCursor: unknown, values?: readonly unknown[]) => {
+    const query: any = (textOrCursor: unknown, values?: unknown[]) => {
       if (typeof textOrCursor !== 'string') return client.query(textOrCursor as pg.Submittable);
       const name = values?.length ? nameOf(textOrCursor) : undefined;
-      return name
-        ? run(client, textOrCursor, name, [...values!])
-        : client.query(textOrCursor, values ? [...values] : undefined);
+      return name ? run(client, textOrCursor, name, values!) : client.query(textOrCursor, values);
     };
     kept = { query, release: () => client.release() };
     wrapped.set(client, kept);

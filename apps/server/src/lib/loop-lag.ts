@@ -30,9 +30,8 @@ export interface LoopLag {
  */
 const HEARTBEAT_SOURCE = `
 const { parentPort } = require('node:worker_threads');
-let timer;
 const beat = () => parentPort.postMessage(performance.timeOrigin + performance.now());
-parentPort.on('message', () => { timer = setTimeout(beat, ${TICK_MS}); });
+parentPort.on('message', () => setTimeout(beat, ${TICK_MS}));
 beat();
 `;
 
