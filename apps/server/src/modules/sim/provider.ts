@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Selectable } from 'kysely';
 import type { DB, SimContactsTable } from '../../db/schema.js';
 import { newId } from '../../lib/crypto.js';
+import { withLock } from '../../lib/lock.js';
 import type { FileService } from '../files/service.js';
 import type {
   AccountRef,
@@ -297,7 +298,12 @@ export function createSimulator(opts: SimulatorOptions) {
           avatar: avatarUrl(m.nickname),
         })),
       );
-      await repo.insertNetwork(db, contacts, members);
+      // Two confirmations of one new account at once both get here: the first to take the lock
+      // writes the address book, the other finds it and leaves it (one network, never a mix).
+      await withLock(db, `sim-network:${account.accountId}`, async (trx) => {
+        if (!(await repo.hasNetwork(trx, account.accountId)))
+          await repo.insertNetwork(trx, contacts, members);
+      });
     },
 
     async logout() {},
