@@ -79,6 +79,10 @@ describe('console delivery', () => {
     // Everything the first visit loads is in the cache once the chart is drawn. (Not "network
     // idle": the dashboard keeps its live-event stream open.)
     await see(t.page.locator('.dash-card .month-chart svg').first());
+    // And the showcase's route table, a chunk asked for once the site's settings say the showcase is
+    // on (outside production): its menu group shows when it has loaded (CI once went on while it
+    // was still on its way, and the repeat visit fetched it).
+    await see(t.page.locator('.sidebar').getByText('模板示例'));
     const { seen } = await watch(t.page);
     await t.page.goto('/dashboard');
     await see(t.page.locator('.stat-card .stat-value').first());

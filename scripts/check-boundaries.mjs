@@ -48,7 +48,7 @@ export const MODULES = {
   events: { owns: [], reads: [], uses: ['auth'] },
   callbacks: { owns: ['callback_events', 'callback_attempts'], reads: [], uses: ['api-accounts', 'events'] },
   messaging: {
-    owns: ['wx_devices', 'wx_accounts', 'wx_logins', 'wx_messages', 'wx_sync_jobs'],
+    owns: ['wx_devices', 'wx_accounts', 'wx_online_counts', 'wx_logins', 'wx_messages', 'wx_sync_jobs'],
     reads: ['api_accounts'],
     uses: ['api-accounts', 'callbacks', 'company', 'events', 'files', 'packages'],
   },
@@ -65,7 +65,7 @@ export const MODULES = {
   },
   statistics: {
     owns: [],
-    reads: ['wx_accounts', 'wx_logins', 'wx_messages'],
+    reads: ['wx_accounts', 'wx_online_counts', 'wx_logins', 'wx_messages'],
     uses: ['messaging', 'records'],
   },
   catalogue: { owns: [], reads: [], uses: [] },
@@ -76,7 +76,7 @@ export const MODULES = {
   },
   operator: {
     owns: [],
-    reads: ['users', 'company_ops', 'subscriptions', 'api_accounts', 'wx_accounts', 'orders'],
+    reads: ['users', 'company_ops', 'subscriptions', 'api_accounts', 'wx_online_counts', 'orders'],
     uses: ['api-accounts', 'audit', 'company', 'packages', 'statistics'],
   },
   visitors: { owns: ['page_views'], reads: [], uses: ['settings', 'statistics'] },

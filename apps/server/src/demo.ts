@@ -13,7 +13,7 @@ export async function seedDemoMessaging(services: Services): Promise<void> {
   // Logins through a real network need a real phone: the demo company starts without accounts.
   if (!simulator) return;
   const company = await users.findUserByAccount(db, DEMO_ACCOUNT);
-  if (!company || (await messaging.countOnline(db, 'company_id', company.id)) > 0) return;
+  if (!company || (await messaging.countOnline(db, 'company', company.id)) > 0) return;
   const caller = { companyId: company.id, subAccountId: null, via: 'session' as const };
   const online: string[] = [];
   for (let i = 0; i < 2; i++) {

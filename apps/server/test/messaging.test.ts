@@ -346,11 +346,129 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       );
       expect(answers.filter((a) => a.status === 200 && a.data.state === 'confirmed')).toHaveLength(1);
       expect(answers.filter((a) => a.code === '40020')).toHaveLength(3);
-      expect(await messagingRepo.countOnline(t.database.db, 'company_id', c.user.id)).toBe(1);
+      expect(await messagingRepo.countOnline(t.database.db, 'company', c.user.id)).toBe(1);
       const states = await Promise.all(
         qrs.map(async (q) => (await t.call(simCalls.scanStatus, { instanceId: q.instanceId })).data.state),
       );
       expect(states.sort()).toEqual(['cancelled', 'cancelled', 'cancelled', 'confirmed']);
+    });
+
+    it('the database keeps the accounts online of a company and its sub-accounts as they log in, out, are kicked and move', async () => {
+      const c = await customerWithSubAccount(t, cat, 2);
+      const b = (
+        await t.call(apiAccountCalls.openApiAccount, { name: 'B', availableNum: 1 }, { token: c.token })
+      ).data.account.id as string;
+      const { db } = t.database;
+      const kept = async (scope: 'company' | 'sub_account', owners: string[]) =>
+        Object.fromEntries(
+          (
+            await db
+              .selectFrom('wx_online_counts')
+              .select(['owner_id', 'online'])
+              .where('scope', '=', scope)
+              .where('owner_id', 'in', owners)
+              .where('online', '<>', 0)
+              .execute()
+          ).map((r) => [r.owner_id, Number(r.online)]),
+        );
+      const counted = async () =>
+        Object.fromEntries(
+          (
+            await db
+              .selectFrom('wx_accounts')
+              .select((eb) => ['api_account_id', eb.fn.countAll<number>().as('n')])
+              .where('company_id', '=', c.user.id)
+              .where('status', '=', 'online')
+              .groupBy('api_account_id')
+              .execute()
+          ).map((r) => [r.api_account_id, Number(r.n)]),
+        );
+      const expectCounts = async (expected: Record<string, number>) => {
+        expect(await counted()).toEqual(expected);
+        expect(await kept('sub_account', [c.sub.id, b])).toEqual(expected);
+        const total = Object.values(expected).reduce((sum, n) => sum + n, 0);
+        expect(await kept('company', [c.user.id])).toEqual(total ? { [c.user.id]: total } : {});
+      };
+      const a1 = await loginAccount(t, { token: c.token }, { subAccountId: c.sub.id });
+      const a2 = await loginAccount(t, { token: c.token }, { subAccountId: c.sub.id });
+      const b1 = await loginAccount(t, { token: c.token }, { subAccountId: b });
+      await expectCounts({ [c.sub.id]: 2, [b]: 1 });
+      await t.call(messagingCalls.logout, { wxid: a1.account.wxid }, { token: c.token });
+      await expectCounts({ [c.sub.id]: 1, [b]: 1 });
+      await t.call(simCalls.kick, { wxid: a2.account.wxid, reason: '当前登录环境异常' }, { token: c.token });
+      await expectCounts({ [b]: 1 });
+      await t.call(messagingCalls.logout, { wxid: b1.account.wxid }, { token: c.token });
+      await expectCounts({});
+      // The first account again, on its device, now for sub-account B: it moves.
+      await loginAccount(t, { token: c.token }, { subAccountId: b, deviceId: a1.deviceId });
+      await expectCounts({ [b]: 1 });
+      // B is full: the next login for it is refused, and the refusal leaves the counts as they were.
+      expect(await t.call(messagingCalls.getQrCode, { subAccountId: b }, { token: c.token })).toMatchObject({
+        code: '40020',
+      });
+      await expectCounts({ [b]: 1 });
+    });
+
+    it('two confirmations of one new account at once: both go through, the account is online once, the first session ends', async () => {
+      const c = await customerWithSubAccount(t, cat, 2);
+      const qrs: { instanceId: string; deviceId: string }[] = [];
+      for (let i = 0; i < 2; i++)
+        qrs.push((await t.call(messagingCalls.getQrCode, {}, { token: c.token })).data);
+      for (const q of qrs) await t.call(simCalls.scanAction, { instanceId: q.instanceId, action: 'scan' });
+      // One phone (the person of the first QR's device) confirms both QR codes, each on its own
+      // device: two new-account inserts of one wxid at once (on PostgreSQL the second waits for the
+      // first's commit, then collides with it).
+      const phone = t.app.services.simulator!.phone;
+      const answers = await Promise.allSettled(qrs.map((q) => phone.confirm(q.instanceId, qrs[0]!.deviceId)));
+      // A refusal's reason is in the failure message.
+      expect(answers.map((a) => (a.status === 'fulfilled' ? 'ok' : String(a.reason)))).toEqual(['ok', 'ok']);
+      const states = await Promise.all(
+        qrs.map(async (q) => (await t.call(simCalls.scanStatus, { instanceId: q.instanceId })).data.state),
+      );
+      expect(states).toEqual(['confirmed', 'confirmed']);
+      const accounts = await t.database.db
+        .selectFrom('wx_accounts')
+        .select(['status', 'current_login_id'])
+        .where('company_id', '=', c.user.id)
+        .execute();
+      expect(accounts).toHaveLength(1);
+      expect(accounts[0]!.status).toBe('online');
+      const logins = await t.database.db
+        .selectFrom('wx_logins')
+        .select(['id', 'ended_at', 'logout_reason'])
+        .where('company_id', '=', c.user.id)
+        .execute();
+      const current = logins.find((l) => l.id === accounts[0]!.current_login_id)!;
+      const replaced = logins.find((l) => l.id !== accounts[0]!.current_login_id)!;
+      expect(current.ended_at).toBeNull();
+      expect(replaced).toMatchObject({ logout_reason: '在其他设备重新登录' });
+      expect(replaced.ended_at).not.toBeNull();
+    });
+
+    it("the simulator writes a new account's address book once when it comes online twice at once", async () => {
+      const c = await customerWithSubAccount(t, cat, 1);
+      const { deviceId } = await loginAccount(t, { token: c.token });
+      const account = (await t.database.db
+        .selectFrom('wx_accounts')
+        .select(['id', 'company_id', 'wxid'])
+        .where('company_id', '=', c.user.id)
+        .executeTakeFirst())!;
+      const contactsOf = () =>
+        t.database.db
+          .selectFrom('sim_contacts')
+          .select('contact_wxid')
+          .where('wx_account_id', '=', account.id)
+          .execute();
+      const written = (await contactsOf()).length;
+      expect(written).toBeGreaterThan(0);
+      // As before its first login: no address book yet.
+      await t.database.db.deleteFrom('sim_room_members').where('wx_account_id', '=', account.id).execute();
+      await t.database.db.deleteFrom('sim_contacts').where('wx_account_id', '=', account.id).execute();
+      const ref = { accountId: account.id, companyId: account.company_id, wxid: account.wxid, deviceId };
+      const provider = t.app.services.simulator!.provider;
+      // Without one writer at a time both find none and the second's insert collides.
+      await Promise.all([provider.accountOnline(ref), provider.accountOnline(ref)]);
+      expect((await contactsOf()).length).toBe(written);
     });
 
     it('checkQrCode and checkQrCodeLoop say why a refused login ended (the console needs no phone-side call)', async () => {

@@ -189,6 +189,18 @@ export interface WxAccountsTable {
   updated_at: number;
 }
 
+/**
+ * The accounts online of each company and each sub-account, kept by triggers on wx_accounts
+ * (migration 0013): what a login's quota check reads instead of counting accounts. Written only by
+ * the database.
+ */
+export interface WxOnlineCountsTable {
+  scope: 'company' | 'sub_account';
+  /** The company's users id, or the sub-account's api_accounts id. */
+  owner_id: string;
+  online: number;
+}
+
 export type QrStateValue = 'waiting' | 'scanned' | 'need_verify' | 'confirmed' | 'cancelled' | 'expired';
 export type LoginResult = 'pending' | 'success' | 'cancelled' | 'expired' | 'refused';
 
@@ -496,6 +508,7 @@ export interface DB {
   wechaty_token_leases: WechatyTokenLeasesTable;
   wx_devices: WxDevicesTable;
   wx_accounts: WxAccountsTable;
+  wx_online_counts: WxOnlineCountsTable;
   wx_logins: WxLoginsTable;
   wx_messages: WxMessagesTable;
   sim_contacts: SimContactsTable;

@@ -11,6 +11,7 @@ import * as m0009 from './0009_client_errors.js';
 import * as m0010 from './0010_showcase_state.js';
 import * as m0011 from './0011_wechaty_devices.js';
 import * as m0012 from './0012_wechaty_leases.js';
+import * as m0013 from './0013_online_counts.js';
 
 /**
  * Every migration, in order. Listed here rather than read from disk so the bundled server carries
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '0010_showcase_state': m0010,
   '0011_wechaty_devices': m0011,
   '0012_wechaty_leases': m0012,
+  '0013_online_counts': m0013,
 };

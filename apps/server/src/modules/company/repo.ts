@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Expression, type Kysely, sql } from 'kysely';
 import type { DB } from '../../db/schema.js';
 
 /** What the company rules read: real-name status and access mode (`users`), service end (`company_ops`). */
@@ -25,3 +25,7 @@ export const setServiceExpiry = (db: Kysely<DB>, companyId: string, expireAt: nu
       oc.column('company_id').doUpdateSet({ service_expires_at: expireAt, updated_at: now }),
     )
     .execute();
+
+/** The company's service end (`company_ops`), as a scalar subquery: null when the operator set none. */
+export const serviceExpiresAtOf = (companyId: Expression<string>) =>
+  sql<number | null>`(select "service_expires_at" from "company_ops" where "company_id" = ${companyId})`;

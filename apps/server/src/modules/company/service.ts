@@ -1,5 +1,5 @@
 import { RealNameStatus, type Tier, tierFits, tierNeededText } from '@wxc/contract';
-import type { Kysely } from 'kysely';
+import type { Expression, Kysely, RawBuilder } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { AppError } from '../../lib/errors.js';
 import type { SettingsService } from '../settings/service.js';
@@ -13,8 +13,12 @@ import * as repo from './repo.js';
 export interface CompanyGate {
   /** buy / renew / applyApis / openApiAccount. */
   assertMayTrade(companyId: string): Promise<void>;
-  /** New messaging logins; `exec` is the caller's transaction when there is one (SQLite has one connection). */
-  assertServiceActive(companyId: string, exec?: Kysely<DB>): Promise<void>;
+  /**
+   * New messaging logins: the company's service end as SQL, read with the caller's other figures in
+   * one statement (a login's quota read), and the check of the value read.
+   */
+  serviceExpiresAtOf(companyId: Expression<string>): RawBuilder<number | null>;
+  assertServiceOpen(serviceExpiresAt: number | null): void;
   /**
    * Spec §9: a package tier serves some access modes only (SaaS basic+, local business+, hosted and
    * private enterprise). Buying needs the package to fit the company's mode; opening API access
@@ -33,8 +37,8 @@ export interface CompanyDeps {
  * and the operator's remark and service expiry it reads them from.
  */
 export function createCompanyService({ db, settings }: CompanyDeps) {
-  const assertNotExpired = (row: { service_expires_at: number | null } | undefined) => {
-    if (row?.service_expires_at != null && Number(row.service_expires_at) <= Date.now()) {
+  const assertServiceOpen = (serviceExpiresAt: number | null | undefined) => {
+    if (serviceExpiresAt != null && Number(serviceExpiresAt) <= Date.now()) {
       throw new AppError('SERVICE_EXPIRED');
     }
   };
@@ -42,7 +46,7 @@ export function createCompanyService({ db, settings }: CompanyDeps) {
   const gate: CompanyGate = {
     async assertMayTrade(companyId) {
       const row = await repo.ruleFacts(db, companyId);
-      assertNotExpired(row);
+      assertServiceOpen(row?.service_expires_at);
       if (row && row.real_name_status !== RealNameStatus.VERIFIED && (await settings.isOn('realName'))) {
         throw new AppError(
           'REAL_NAME_REQUIRED',
@@ -50,9 +54,8 @@ export function createCompanyService({ db, settings }: CompanyDeps) {
         );
       }
     },
-    async assertServiceActive(companyId, exec = db) {
-      assertNotExpired(await repo.ruleFacts(exec, companyId));
-    },
+    serviceExpiresAtOf: repo.serviceExpiresAtOf,
+    assertServiceOpen,
     async assertTierFits(companyId, tiers, what) {
       const accountType = (await repo.ruleFacts(db, companyId))?.account_type ?? 1;
       if (tiers.some((tier) => tierFits(tier, accountType))) return;

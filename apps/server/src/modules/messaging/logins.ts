@@ -1,11 +1,10 @@
 import { ACTIVE_QR_STATES, isActiveQrState, type QrState } from '@wxc/contract';
 import type { Kysely } from 'kysely';
 import QRCode from 'qrcode';
-import type { DB, WxLoginRow } from '../../db/schema.js';
+import type { DB, WxAccountRow, WxLoginRow } from '../../db/schema.js';
 import { newId, randomDigits } from '../../lib/crypto.js';
 import { AppError } from '../../lib/errors.js';
 import type { ApiCaller } from '../../lib/http.js';
-import { lockUntilCommit } from '../../lib/lock.js';
 import type { SubAccountDirectory } from '../api-accounts/service.js';
 import type { CompanyGate } from '../company/service.js';
 import type { PackageService } from '../packages/service.js';
@@ -19,10 +18,10 @@ export interface LoginDeps {
   qrTtlMs: number;
   /** The sub-account a login counts against, and its allocation. */
   subAccounts: Pick<SubAccountDirectory, 'subAccount' | 'activeSubAccounts'>;
-  /** The company's slots in force, as SQL (read with the accounts online, in the quota lock's transaction). */
+  /** The company's slots in force, as SQL (read with the accounts online, in the confirmation's transaction). */
   packages: Pick<PackageService, 'activeSlotsOf'>;
   /** Operator rules: a company past its service expiry logs no new accounts in. */
-  serviceGate?: Pick<CompanyGate, 'assertServiceActive'> | undefined;
+  serviceGate?: Pick<CompanyGate, 'serviceExpiresAtOf' | 'assertServiceOpen'> | undefined;
   /** An account that goes offline fails its queued messages. */
   queue: Pick<SendQueue, 'failQueued'>;
 }
@@ -37,14 +36,14 @@ const secondsLeft = (login: WxLoginRow) =>
  * The QR login life cycle and the sessions it opens: a `wx_logins` row per QR code is both the
  * attempt and, once confirmed, the session's record. States move only by conditional updates
  * (`move`), so a confirm racing an expiry has one winner. A confirmation re-checks the package and
- * the sub-account's allocation under the company's quota lock; a refusal ends the attempt with its
- * reason, which checkQrCode answers.
+ * the sub-account's allocation against the accounts online, which the database counts and locks
+ * per company until the confirmation ends; a refusal ends the attempt with its reason, which
+ * checkQrCode answers.
  */
 export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
   const { db, log, bus, provider, ref } = ctx;
   const { subAccounts, packages, queue } = deps;
-  const loginQuota = repo.loginQuotaWith(packages.activeSlotsOf);
-  const confirmationReads = repo.confirmationReadsWith(packages.activeSlotsOf);
+  const loginQuota = repo.loginQuotaWith(packages.activeSlotsOf, deps.serviceGate?.serviceExpiresAtOf);
 
   async function loginFor(caller: ApiCaller, instanceId: string): Promise<WxLoginRow> {
     const row = await repo.findLogin(db, instanceId);
@@ -76,31 +75,19 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
   }
 
   /**
-   * The operator's gate for new logins: the company's service not expired. Its error, or null: it
-   * is read before the quota lock is taken (nothing in it depends on the lock), and thrown only
-   * where a new login needs it.
+   * A new login must find the company's service open (the operator's gate) and fit its packages and
+   * the sub-account's allocation (counts without it).
    */
-  const serviceRefusal = (companyId: string): Promise<unknown> =>
-    deps.serviceGate
-      ? deps.serviceGate.assertServiceActive(companyId).then(
-          () => null,
-          (err: unknown) => err,
-        )
-      : Promise.resolve(null);
-
-  /** A new login must fit the company's packages and the sub-account's allocation (one read). */
-  async function assertQuota(
-    exec: Kysely<DB>,
-    companyId: string,
-    sub: { id: string; name: string; available_num: number },
-  ) {
-    assertFits(await loginQuota(exec, companyId, sub.id, Date.now()), sub);
-  }
-
   function assertFits(
-    { slots: total, companyOnline, subOnline }: { slots: number; companyOnline: number; subOnline: number },
+    {
+      slots: total,
+      companyOnline,
+      subOnline,
+      serviceExpiresAt,
+    }: { slots: number; companyOnline: number; subOnline: number; serviceExpiresAt: number | null },
     sub: { name: string; available_num: number },
   ) {
+    deps.serviceGate?.assertServiceOpen(serviceExpiresAt);
     if (total === 0)
       throw new AppError('PACKAGE_EXPIRED', '套餐已过期或尚未购买，无法登录新账号，请续费或购买套餐');
     if (companyOnline >= total) {
@@ -190,14 +177,14 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
     return true;
   }
 
-  /** The account a confirmed login is for: the known one brought online again, or a new one. */
+  /** The account a confirmed login is for: the known one brought online again, or a new one (its row as written). */
   async function putOnline(
     exec: Kysely<DB>,
     login: WxLoginRow,
     profile: LoginProfile,
     account: { id: string; known: boolean },
     now: number,
-  ) {
+  ): Promise<WxAccountRow> {
     const fields = {
       api_account_id: login.api_account_id,
       nickname: profile.nickname,
@@ -211,11 +198,8 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
       last_login_at: now,
       updated_at: now,
     };
-    if (account.known) {
-      await repo.updateAccount(exec, account.id, fields);
-      return;
-    }
-    await repo.insertAccount(exec, {
+    if (account.known) return repo.updateAccountReturning(exec, account.id, fields);
+    return repo.insertAccount(exec, {
       ...fields,
       id: account.id,
       company_id: login.company_id,
@@ -227,9 +211,9 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
   }
 
   /**
-   * The phone confirmed: under the company's quota lock the account goes online (replacing the same
-   * account online elsewhere, which does not count twice), the login becomes its session, and the
-   * device remembers it. Refused for quota or package, the attempt ends and says why.
+   * The phone confirmed: the account goes online (replacing the same account online elsewhere,
+   * which does not count twice), then must fit the company's quota; the login becomes its session
+   * and the device remembers it. Refused for quota or package, the attempt ends and says why.
    */
   async function confirmLogin(loginId: string, profile: LoginProfile) {
     const login = await expireIfDue((await repo.findLogin(db, loginId))!);
@@ -239,47 +223,55 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
         login.state === 'expired' ? '二维码已过期，请刷新后重新扫码' : '二维码已失效',
       );
     }
+    // Read before the transaction: on SQLite it holds the only connection.
     const sub = (await subAccounts.subAccount(login.company_id, login.api_account_id))!;
-    // Read, not only started, before the transaction: on SQLite it holds the only connection.
-    const refused = await serviceRefusal(login.company_id);
     const now = Date.now();
-    let accountId: string | undefined;
+    let online: WxAccountRow | undefined;
     let before: { currentLoginId: string | null } | undefined;
     let confirmed: WxLoginRow | undefined;
-    try {
-      await db.transaction().execute(async (trx) => {
-        // The device first (a row of its own, no lock needed), then the company's quota lock, held
-        // for one read and two writes: every other confirmation of the company waits for it, and on
-        // PostgreSQL each statement under it is a round trip.
+    const confirm = () =>
+      db.transaction().execute(async (trx) => {
         await repo.recordDeviceLogin(trx, login.device_id, profile.wxid, now);
-        await lockUntilCommit(trx, `quota:${login.company_id}`);
-        const { quota, account: existing } = await confirmationReads(
-          trx,
-          login.company_id,
-          sub.id,
-          profile.wxid,
-          now,
-        );
+        // PostgreSQL: locked to the end, so confirmations of one account take turns.
+        const existing = await repo.accountToConfirm(trx, login.company_id, profile.wxid);
         before = existing;
         if (existing?.expireAt != null && existing.expireAt <= now)
           throw new AppError('CONFLICT', '该微信账号已到期，不能再登录');
         // The same account online elsewhere is replaced by this login and does not count twice.
-        if (existing?.status !== 'online') {
-          if (sub.status !== 'active') throw new AppError('NOT_FOUND', '子账号已回收');
-          if (refused) throw refused;
-          assertFits(quota, sub);
+        const counts = existing?.status !== 'online';
+        if (counts && sub.status !== 'active') throw new AppError('NOT_FOUND', '子账号已回收');
+        const accountId = existing?.id ?? newId();
+        online = await putOnline(trx, login, profile, { id: accountId, known: existing !== undefined }, now);
+        if (counts) {
+          // Going online changed the company's count of accounts online (a trigger, migration 0013),
+          // which on PostgreSQL keeps that row locked until this transaction ends: every other
+          // confirmation of the company waits at its own putOnline, so the counts read here are
+          // exact, this account included (the others are one fewer). The hold is this read, the
+          // login's move and the commit.
+          const quota = await loginQuota(trx, login.company_id, sub.id, now);
+          assertFits(
+            { ...quota, companyOnline: quota.companyOnline - 1, subOnline: quota.subOnline - 1 },
+            sub,
+          );
         }
-        accountId = existing?.id ?? newId();
-        await putOnline(trx, login, profile, { id: accountId, known: existing !== undefined }, now);
         confirmed = await repo.moveLogin(trx, login.id, ['scanned', 'need_verify'], {
           state: 'confirmed',
           result: 'success',
-          wx_account_id: accountId,
+          wx_account_id: online.id,
           wxid: profile.wxid,
           logged_in_at: now,
         });
         if (!confirmed) throw new AppError('CONFLICT', '二维码已失效');
       });
+    try {
+      try {
+        await confirm();
+      } catch (err) {
+        // PostgreSQL: another confirmation of the same new account inserted it first (its insert
+        // waited for that one's commit). Once more: the account is known now, and online.
+        if ((err as { constraint?: unknown }).constraint !== 'wx_accounts_company_wxid') throw err;
+        await confirm();
+      }
     } catch (err) {
       if (err instanceof AppError && err.is('QUOTA_EXHAUSTED', 'PACKAGE_EXPIRED')) {
         await move(login.id, ['scanned', 'need_verify'], {
@@ -297,7 +289,8 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
     if (elsewhere && elsewhere !== login.id && (await loginOpen(elsewhere))) {
       await repo.updateLogin(db, elsewhere, { ended_at: now, logout_reason: '在其他设备重新登录' });
     }
-    const account = (await repo.findAccountById(db, accountId!))!;
+    // As committed: the row the transaction wrote (no read back).
+    const account: WxAccountViewRow = { ...online!, sub_account_name: sub.name };
     await provider.accountOnline(ref(account));
     await qrChanged(confirmed!, 'confirmed');
     bus.publish({ kind: 'account', companyId: account.company_id, wxid: account.wxid, status: 'online' });
@@ -387,9 +380,7 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
       input: { subAccountId?: string | undefined; deviceId?: string | undefined; proxy?: string | undefined },
     ) {
       const sub = await subAccountFor(caller, input.subAccountId);
-      const refused = await serviceRefusal(caller.companyId);
-      if (refused) throw refused;
-      await assertQuota(db, caller.companyId, sub);
+      assertFits(await loginQuota(db, caller.companyId, sub.id, Date.now()), sub);
       const proxies = provider.proxies();
       if (input.proxy && !proxies.some((p) => p.code === input.proxy)) {
         throw new AppError('BAD_REQUEST', `proxy：未知的登录地区 ${input.proxy}，可用的见 proxyList`);

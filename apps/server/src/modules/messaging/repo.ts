@@ -1,9 +1,12 @@
 import { ACTIVE_QR_STATES } from '@wxc/contract';
 import {
+  type Expression,
   type ExpressionBuilder,
   type Insertable,
   type Kysely,
   type NotNull,
+  PostgresAdapter,
+  type RawBuilder,
   type Selectable,
   sql,
   type Updateable,
@@ -145,11 +148,16 @@ const findAccountByIdQuery = preparedQuery(1, (db, id: string) =>
 export const findAccountById = async (db: Kysely<DB>, id: string): Promise<WxAccountViewRow | undefined> =>
   (await findAccountByIdQuery(db, id)).rows[0];
 
+/** Inserts an account; answers the row as written. */
 export const insertAccount = (db: Kysely<DB>, row: Insertable<WxAccountsTable>) =>
-  db.insertInto('wx_accounts').values(row).execute();
+  db.insertInto('wx_accounts').values(row).returningAll().executeTakeFirstOrThrow();
 
 export const updateAccount = (db: Kysely<DB>, id: string, patch: Updateable<WxAccountsTable>) =>
   db.updateTable('wx_accounts').set(patch).where('id', '=', id).execute();
+
+/** Updates an account; answers the row as written. */
+export const updateAccountReturning = (db: Kysely<DB>, id: string, patch: Updateable<WxAccountsTable>) =>
+  db.updateTable('wx_accounts').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 
 /** Sets the customer's fields of an account (remark, expiry); false when the company has no such wxid. */
 export async function updateAccountSettings(
@@ -184,95 +192,73 @@ export async function takeOffline(db: Kysely<DB>, id: string, reason: string, no
   return Number(res.numUpdatedRows) === 1;
 }
 
-/** The company's accounts online, in all or on one sub-account (a scalar subquery). */
-const onlineCount = (eb: ExpressionBuilder<DB, never>, by: 'company_id' | 'api_account_id', id: string) =>
-  eb
-    .selectFrom('wx_accounts')
-    .select((c) => c.fn.countAll<number>().as('n'))
-    .where(by, '=', id)
-    .where('status', '=', 'online');
-
-/** What a new login must fit, as the columns of a select: see `loginQuotaWith`. */
-const quotaColumns = (
-  eb: ExpressionBuilder<DB, never>,
-  activeSlotsOf: PackageService['activeSlotsOf'],
-  companyId: string,
-  subAccountId: string,
-  now: number,
-) => [
-  activeSlotsOf(sql.val(companyId), now).as('slots'),
-  onlineCount(eb, 'company_id', companyId).as('company_online'),
-  onlineCount(eb, 'api_account_id', subAccountId).as('sub_online'),
-];
-
-const toQuota = (row: { slots?: unknown; company_online?: unknown; sub_online?: unknown }) => ({
-  slots: Number(row.slots ?? 0),
-  companyOnline: Number(row.company_online ?? 0),
-  subOnline: Number(row.sub_online ?? 0),
-});
+/** The accounts online of a company or a sub-account, as the database keeps them (migration 0013). */
+const onlineCount = (eb: ExpressionBuilder<DB, never>, scope: 'company' | 'sub_account', id: string) =>
+  eb.selectFrom('wx_online_counts').select('online').where('scope', '=', scope).where('owner_id', '=', id);
 
 /**
  * What a new login must fit, in one statement: the company's slots in force (`activeSlotsOf`, module
- * packages) and its accounts online, in all and on the sub-account.
+ * packages), its accounts online, in all and on the sub-account (kept by the database: counting the
+ * accounts took time in proportion to them), and its service end (`serviceExpiresAtOf`, module
+ * company; none without the operator's gate).
  */
-export function loginQuotaWith(activeSlotsOf: PackageService['activeSlotsOf']) {
+export function loginQuotaWith(
+  activeSlotsOf: PackageService['activeSlotsOf'],
+  serviceExpiresAtOf: (companyId: Expression<string>) => RawBuilder<number | null> = () => sql<null>`null`,
+) {
   const query = preparedQuery(3, (db, companyId: string, subAccountId: string, now: number) =>
-    db.selectNoFrom((eb) => quotaColumns(eb, activeSlotsOf, companyId, subAccountId, now)),
-  );
-  return async (db: Kysely<DB>, companyId: string, subAccountId: string, now: number) =>
-    toQuota((await query(db, companyId, subAccountId, now)).rows[0]!);
-}
-
-/**
- * A confirmation's reads under the company's quota lock, in one statement (on PostgreSQL one round
- * trip less while the company's other logins wait): the login quota (`loginQuotaWith`) and what
- * the confirmation needs of the account it is for (by wxid), if the company has it already.
- */
-export function confirmationReadsWith(activeSlotsOf: PackageService['activeSlotsOf']) {
-  const ofAccount = <C extends 'id' | 'status' | 'expire_at' | 'current_login_id'>(
-    eb: ExpressionBuilder<DB, never>,
-    column: C,
-    companyId: string,
-    wxid: string,
-  ) =>
-    eb.selectFrom('wx_accounts').select(column).where('company_id', '=', companyId).where('wxid', '=', wxid);
-  const query = preparedQuery(4, (db, companyId: string, subAccountId: string, wxid: string, now: number) =>
     db.selectNoFrom((eb) => [
-      ...quotaColumns(eb, activeSlotsOf, companyId, subAccountId, now),
-      ofAccount(eb, 'id', companyId, wxid).as('account_id'),
-      ofAccount(eb, 'status', companyId, wxid).as('account_status'),
-      ofAccount(eb, 'expire_at', companyId, wxid).as('account_expire_at'),
-      ofAccount(eb, 'current_login_id', companyId, wxid).as('account_login_id'),
+      activeSlotsOf(sql.val(companyId), now).as('slots'),
+      onlineCount(eb, 'company', companyId).as('company_online'),
+      onlineCount(eb, 'sub_account', subAccountId).as('sub_online'),
+      serviceExpiresAtOf(sql.val(companyId)).as('service_expires_at'),
     ]),
   );
-  return async (db: Kysely<DB>, companyId: string, subAccountId: string, wxid: string, now: number) => {
-    const row = (await query(db, companyId, subAccountId, wxid, now)).rows[0]!;
+  return async (db: Kysely<DB>, companyId: string, subAccountId: string, now: number) => {
+    const row = (await query(db, companyId, subAccountId, now)).rows[0]!;
     return {
-      quota: toQuota(row),
-      account: row.account_id
-        ? {
-            id: row.account_id,
-            status: row.account_status!,
-            expireAt: row.account_expire_at == null ? null : Number(row.account_expire_at),
-            currentLoginId: row.account_login_id ?? null,
-          }
-        : undefined,
+      slots: Number(row.slots ?? 0),
+      companyOnline: Number(row.company_online ?? 0),
+      subOnline: Number(row.sub_online ?? 0),
+      serviceExpiresAt: row.service_expires_at == null ? null : Number(row.service_expires_at),
     };
   };
 }
 
+/**
+ * What a confirmation needs of the account it is for (by wxid), if the company has it already. On
+ * PostgreSQL the row stays locked until the transaction ends, so confirmations of one account take
+ * turns and each sees the one before it (SQLite runs one transaction at a time anyway).
+ */
+const accountToConfirmQuery = preparedQuery(2, (db, companyId: string, wxid: string) => {
+  const query = db
+    .selectFrom('wx_accounts')
+    .select(['id', 'status', 'expire_at', 'current_login_id'])
+    .where('company_id', '=', companyId)
+    .where('wxid', '=', wxid);
+  return db.getExecutor().adapter instanceof PostgresAdapter ? query.forUpdate() : query;
+});
+
+export async function accountToConfirm(db: Kysely<DB>, companyId: string, wxid: string) {
+  const row = (await accountToConfirmQuery(db, companyId, wxid)).rows[0];
+  return row
+    ? {
+        id: row.id,
+        status: row.status,
+        expireAt: row.expire_at == null ? null : Number(row.expire_at),
+        currentLoginId: row.current_login_id ?? null,
+      }
+    : undefined;
+}
+
+/** The accounts online of a company or a sub-account, as the database keeps them (no rows counted). */
 export async function countOnline(
   db: Kysely<DB>,
-  by: 'api_account_id' | 'company_id',
+  scope: 'company' | 'sub_account',
   id: string,
 ): Promise<number> {
-  const row = await db
-    .selectFrom('wx_accounts')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where(by, '=', id)
-    .where('status', '=', 'online')
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  const row = await db.selectNoFrom((eb) => onlineCount(eb, scope, id).as('n')).executeTakeFirstOrThrow();
+  return Number(row.n ?? 0);
 }
 
 /** How far a company got with the gateway: an account ever logged in, a message ever sent. */

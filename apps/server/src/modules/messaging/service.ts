@@ -38,7 +38,7 @@ export interface GatewayOptions {
   /** A send claim's lease (default: send-queue.ts SEND_LEASE_MS; tests shorten it). */
   sendLeaseMs?: number | undefined;
   /** Operator rules: a company past its service expiry logs no new accounts in. */
-  serviceGate?: Pick<CompanyGate, 'assertServiceActive'> | undefined;
+  serviceGate?: Pick<CompanyGate, 'serviceExpiresAtOf' | 'assertServiceOpen'> | undefined;
 }
 
 /**

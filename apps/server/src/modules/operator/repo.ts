@@ -41,10 +41,10 @@ function companyViews(db: Kysely<DB>, now: number) {
         .where('api_accounts.status', '=', 'active')
         .as('sub_account_count'),
       eb
-        .selectFrom('wx_accounts')
-        .select((s) => s.fn.countAll<number>().as('n'))
-        .whereRef('wx_accounts.company_id', '=', 'users.id')
-        .where('wx_accounts.status', '=', 'online')
+        .selectFrom('wx_online_counts')
+        .select('wx_online_counts.online')
+        .where('wx_online_counts.scope', '=', 'company')
+        .whereRef('wx_online_counts.owner_id', '=', 'users.id')
         .as('online_count'),
     ]);
 }
@@ -151,9 +151,9 @@ export async function panelFigures(db: Kysely<DB>, now: number, monthStart: numb
       ),
       count(
         db
-          .selectFrom('wx_accounts')
-          .where('status', '=', 'online')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .selectFrom('wx_online_counts')
+          .where('scope', '=', 'company')
+          .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('online'), eb.lit(0)).as('n'))
           .executeTakeFirst(),
       ),
       count(

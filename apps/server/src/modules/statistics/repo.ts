@@ -7,13 +7,17 @@ import type { DB } from '../../db/schema.js';
 const count = async (q: { executeTakeFirstOrThrow(): Promise<{ n: number | string | bigint }> }) =>
   Number((await q.executeTakeFirstOrThrow()).n);
 
-export const countOnline = (db: Kysely<DB>, companyId: string) =>
-  count(
-    db
-      .selectFrom('wx_accounts')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('company_id', '=', companyId)
-      .where('status', '=', 'online'),
+/** The company's accounts online, as the database keeps them (wx_online_counts: no rows counted). */
+export const countOnline = async (db: Kysely<DB>, companyId: string) =>
+  Number(
+    (
+      await db
+        .selectFrom('wx_online_counts')
+        .select('online')
+        .where('scope', '=', 'company')
+        .where('owner_id', '=', companyId)
+        .executeTakeFirst()
+    )?.online ?? 0,
   );
 
 export const countAccounts = (db: Kysely<DB>, companyId: string) =>
