@@ -124,7 +124,8 @@ export const attemptsOf = (db: Kysely<DB>, eventId: string) =>
 /**
  * Claims up to `limit` due events for this worker in one statement: the due candidates are taken by
  * a conditional UPDATE (still pending, still due, not locked) that only one process can win, so an
- * attempt is never made twice; `locked_until` doubles as the claim token. Oldest due first.
+ * attempt is never made twice; `locked_until` doubles as the claim token. Oldest due first. On
+ * PostgreSQL the statement runs in a transaction of its own that fixes how it is read (below).
  *
  * On SQLite the outer update goes by primary key alone: a statement there runs start to end under
  * the one write lock, so the subquery's conditions still hold, and repeating them made the planner
@@ -136,27 +137,41 @@ export async function claimDue(
   limit: number,
   lockUntil: number,
 ): Promise<CallbackEventRow[]> {
-  let update = db
-    .updateTable('callback_events')
-    .set({ locked_until: lockUntil })
-    .where('id', 'in', (eb) =>
-      eb
-        .selectFrom('callback_events')
-        .select('id')
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const claim = (exec: Kysely<DB>) => {
+    let update = exec
+      .updateTable('callback_events')
+      .set({ locked_until: lockUntil })
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('callback_events')
+          .select('id')
+          .where('status', '=', 'pending')
+          .where('next_attempt_at', '<=', now)
+          .where('locked_until', '<', now)
+          .orderBy('next_attempt_at')
+          .limit(limit),
+      );
+    if (postgres) {
+      // Another process may have claimed a candidate between the subquery's read and this row's lock.
+      update = update
         .where('status', '=', 'pending')
         .where('next_attempt_at', '<=', now)
-        .where('locked_until', '<', now)
-        .orderBy('next_attempt_at')
-        .limit(limit),
-    );
-  if (db.getExecutor().adapter instanceof PostgresAdapter) {
-    // Another process may have claimed a candidate between the subquery's read and this row's lock.
-    update = update
-      .where('status', '=', 'pending')
-      .where('next_attempt_at', '<=', now)
-      .where('locked_until', '<', now);
-  }
-  const rows = await update.returningAll().execute();
+        .where('locked_until', '<', now);
+    }
+    return update.returningAll().execute();
+  };
+  const rows = postgres
+    ? // The due index read in order, stopping at `limit`. The planner's other choice, a bitmap scan
+      // of every pending event and a sort, is the one it takes when it believes few are pending (a
+      // young table, statistics of quieter times), and it costs the whole backlog on every claim:
+      // a backlog (a receiver down, a burst) made each claim slower than the last (profiled: 13 ms
+      // at rest for 33,000 pending, up to 1.1 s in a PostgreSQL soak; 0.9 ms in index order).
+      await db.transaction().execute(async (trx) => {
+        await sql`set local enable_bitmapscan = off`.execute(trx);
+        return claim(trx);
+      })
+    : await claim(db);
   return rows.sort(
     (a, b) => (a.next_attempt_at ?? 0) - (b.next_attempt_at ?? 0) || a.created_at - b.created_at,
   );

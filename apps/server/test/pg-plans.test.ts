@@ -1,0 +1,115 @@
+import { type Kysely, sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Database, migrateToLatest, openDatabase } from '../src/db/index.js';
+import type { DB } from '../src/db/schema.js';
+import * as callbacks from '../src/modules/callbacks/repo.js';
+import * as messaging from '../src/modules/messaging/repo.js';
+import { createPgSchema, dialects, withSchemaChangeLock } from './helpers.js';
+
+/**
+ * PostgreSQL statements whose cost must not hang on the planner's statistics: a young table, or one
+ * last analysed in quieter times, is where a backlog builds. Each test reads how many index entries
+ * the statement visited (the table's statistics never taken, as on a fresh database).
+ */
+describe.skipIf(!dialects.includes('postgres'))('plans without statistics (postgres)', () => {
+  let schema: { schema: string; drop: () => Promise<void> };
+  let database: Database;
+  let db: Kysely<DB>;
+
+  beforeAll(async () => {
+    schema = await createPgSchema();
+    // One connection: the statement and the read of its counters run on the same backend.
+    database = await openDatabase({
+      databaseUrl: process.env.TEST_DATABASE_URL!,
+      pgSchema: schema.schema,
+      poolSize: 1,
+    });
+    db = database.db;
+    await withSchemaChangeLock(() => migrateToLatest(db));
+    // No analysis of this schema's tables while the tests run (the test reads a young table).
+    await sql`alter table callback_events set (autovacuum_enabled = false)`.execute(db);
+    await sql`alter table wx_messages set (autovacuum_enabled = false)`.execute(db);
+  });
+  afterAll(async () => {
+    await database?.close();
+    await schema?.drop();
+  });
+
+  /** Rows of `table` inserted by one statement without checking their parents' keys. */
+  const bulkInsert = (statement: ReturnType<typeof sql>) =>
+    db.transaction().execute(async (trx) => {
+      await sql`set local session_replication_role = replica`.execute(trx);
+      await statement.execute(trx);
+    });
+
+  /** Index entries of `index` read so far (this backend's counters flushed first). */
+  async function entriesRead(index: string): Promise<number> {
+    await sql`select pg_stat_force_next_flush()`.execute(db);
+    const row = await sql<{ n: string }>`
+      select idx_tup_read as n from pg_stat_user_indexes
+      where schemaname = ${schema.schema} and indexrelname = ${index}`.execute(db);
+    return Number(row.rows[0]!.n);
+  }
+
+  it('a callback claim reads the due index in order and stops at its limit, however large the backlog', async () => {
+    const now = Date.now();
+    // 20,000 pending events, due one millisecond apart (the parents' keys are not checked: only
+    // the claim's reading is under test).
+    await bulkInsert(sql`
+      insert into callback_events (id, company_id, api_account_id, wxid, type, payload, url, status,
+        attempts, next_attempt_at, locked_until, created_at)
+      select 'ev' || lpad(i::text, 6, '0'), 'c', 'a', 'wxid_x', 'message', '{}', 'http://127.0.0.1/cb',
+        'pending', 0, cast(${now - 60_000} as bigint) + i, 0, cast(${now - 60_000} as bigint) + i
+      from generate_series(1, 20000) as i`);
+    const before = await entriesRead('callback_events_due');
+    const claimed = await callbacks.claimDue(db, now, 10, now + 60_000);
+    const read = (await entriesRead('callback_events_due')) - before;
+    expect(claimed.map((e) => e.id)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `ev${String(i + 1).padStart(6, '0')}`),
+    );
+    // In index order: about the limit. A bitmap scan and a sort read all 20,000.
+    expect(read).toBeLessThan(100);
+    // The claim took them: the next one takes the next ten.
+    const next = await callbacks.claimDue(db, now, 10, now + 60_000);
+    expect(next.map((e) => e.id)[0]).toBe('ev000011');
+  });
+
+  it('settling sends goes by primary key, however many messages were sending before', async () => {
+    // 20,000 messages sent (each was `sending` first: the status indexes keep those entries until a
+    // vacuum), then 32 being sent, each under a claim of its own; statistics taken now say few are
+    // sending, as they would between two analyses of a busy table.
+    await bulkInsert(sql`
+      insert into wx_messages (id, company_id, wx_account_id, new_msg_id, direction, peer, sender, type,
+        content, status, claim_token, lease_until, create_time, created_at, seq)
+      select 'm' || lpad(i::text, 6, '0'), 'c', 'a', i::text, 'out', 'wxid_p', 'wxid_x', 1, '你好',
+        'sending', 'token' || i, 1, 1, 1, i
+      from generate_series(1, 20032) as i`);
+    await sql`update wx_messages set status = 'sent', claim_token = null, lease_until = null
+      where id <= 'm020000'`.execute(db);
+    await sql`analyze wx_messages`.execute(db);
+    const statusIndexes = async () =>
+      (await entriesRead('wx_messages_lease')) + (await entriesRead('wx_messages_queue'));
+    const before = await statusIndexes();
+    const settlements = Array.from({ length: 32 }, (_, i) => ({
+      id: `m${String(20001 + i).padStart(6, '0')}`,
+      token: `token${20001 + i}`,
+      status: 'sent' as const,
+      error: null,
+    }));
+    // A token that is not the message's claim: left alone.
+    settlements[31] = { ...settlements[31]!, token: 'token1' };
+    const settled = await messaging.settleMessagesStatement(settlements).execute(db);
+    expect(settled.rows).toHaveLength(31);
+    expect(await statusIndexes()).toBe(before);
+    const rows = await db
+      .selectFrom('wx_messages')
+      .select(['id', 'status', 'claim_token'])
+      .where('id', 'in', ['m020001', 'm020032'])
+      .orderBy('id')
+      .execute();
+    expect(rows).toEqual([
+      { id: 'm020001', status: 'sent', claim_token: null },
+      { id: 'm020032', status: 'sending', claim_token: 'token20032' },
+    ]);
+  });
+});
