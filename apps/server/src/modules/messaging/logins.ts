@@ -242,25 +242,25 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
         if (counts && sub.status !== 'active') throw new AppError('NOT_FOUND', '子账号已回收');
         const accountId = existing?.id ?? newId();
         online = await putOnline(trx, login, profile, { id: accountId, known: existing !== undefined }, now);
+        // Going online changed the company's count of accounts online (a trigger, migration 0013),
+        // which on PostgreSQL keeps that row locked until this transaction ends: every other
+        // confirmation of the company waits at its own putOnline, so the counts read with the
+        // login's move are exact, this account included (the others are one fewer). The hold is
+        // that one statement and the commit.
+        const moved = await loginQuota.confirm(
+          trx,
+          { id: login.id, companyId: login.company_id, subAccountId: sub.id },
+          online,
+          now,
+        );
         if (counts) {
-          // Going online changed the company's count of accounts online (a trigger, migration 0013),
-          // which on PostgreSQL keeps that row locked until this transaction ends: every other
-          // confirmation of the company waits at its own putOnline, so the counts read here are
-          // exact, this account included (the others are one fewer). The hold is this read, the
-          // login's move and the commit.
-          const quota = await loginQuota(trx, login.company_id, sub.id, now);
+          const quota = moved?.quota ?? (await loginQuota.read(trx, login.company_id, sub.id, now));
           assertFits(
             { ...quota, companyOnline: quota.companyOnline - 1, subOnline: quota.subOnline - 1 },
             sub,
           );
         }
-        confirmed = await repo.moveLogin(trx, login.id, ['scanned', 'need_verify'], {
-          state: 'confirmed',
-          result: 'success',
-          wx_account_id: online.id,
-          wxid: profile.wxid,
-          logged_in_at: now,
-        });
+        confirmed = moved?.login;
         if (!confirmed) throw new AppError('CONFLICT', '二维码已失效');
       });
     try {
@@ -380,7 +380,7 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
       input: { subAccountId?: string | undefined; deviceId?: string | undefined; proxy?: string | undefined },
     ) {
       const sub = await subAccountFor(caller, input.subAccountId);
-      assertFits(await loginQuota(db, caller.companyId, sub.id, Date.now()), sub);
+      assertFits(await loginQuota.read(db, caller.companyId, sub.id, Date.now()), sub);
       const proxies = provider.proxies();
       if (input.proxy && !proxies.some((p) => p.code === input.proxy)) {
         throw new AppError('BAD_REQUEST', `proxy：未知的登录地区 ${input.proxy}，可用的见 proxyList`);

@@ -193,8 +193,29 @@ export async function takeOffline(db: Kysely<DB>, id: string, reason: string, no
 }
 
 /** The accounts online of a company or a sub-account, as the database keeps them (migration 0013). */
-const onlineCount = (eb: ExpressionBuilder<DB, never>, scope: 'company' | 'sub_account', id: string) =>
+// biome-ignore lint/suspicious/noExplicitAny: read from a SELECT or an UPDATE's RETURNING
+const onlineCount = (eb: ExpressionBuilder<DB, any>, scope: 'company' | 'sub_account', id: string) =>
   eb.selectFrom('wx_online_counts').select('online').where('scope', '=', scope).where('owner_id', '=', id);
+
+/** What a new login must fit (LoginQuota.read). */
+export interface Quota {
+  slots: number;
+  companyOnline: number;
+  subOnline: number;
+  serviceExpiresAt: number | null;
+}
+
+const quotaOf = (row: {
+  slots: unknown;
+  company_online: unknown;
+  sub_online: unknown;
+  service_expires_at: unknown;
+}): Quota => ({
+  slots: Number(row.slots ?? 0),
+  companyOnline: Number(row.company_online ?? 0),
+  subOnline: Number(row.sub_online ?? 0),
+  serviceExpiresAt: row.service_expires_at == null ? null : Number(row.service_expires_at),
+});
 
 /**
  * What a new login must fit, in one statement: the company's slots in force (`activeSlotsOf`, module
@@ -206,24 +227,63 @@ export function loginQuotaWith(
   activeSlotsOf: PackageService['activeSlotsOf'],
   serviceExpiresAtOf: (companyId: Expression<string>) => RawBuilder<number | null> = () => sql<null>`null`,
 ) {
-  const query = preparedQuery(3, (db, companyId: string, subAccountId: string, now: number) =>
-    db.selectNoFrom((eb) => [
-      activeSlotsOf(sql.val(companyId), now).as('slots'),
-      onlineCount(eb, 'company', companyId).as('company_online'),
-      onlineCount(eb, 'sub_account', subAccountId).as('sub_online'),
-      serviceExpiresAtOf(sql.val(companyId)).as('service_expires_at'),
-    ]),
+  // biome-ignore lint/suspicious/noExplicitAny: the same columns in a SELECT and in an UPDATE's RETURNING
+  const columns = (eb: ExpressionBuilder<DB, any>, companyId: string, subAccountId: string, now: number) => [
+    activeSlotsOf(sql.val(companyId), now).as('slots'),
+    onlineCount(eb, 'company', companyId).as('company_online'),
+    onlineCount(eb, 'sub_account', subAccountId).as('sub_online'),
+    serviceExpiresAtOf(sql.val(companyId)).as('service_expires_at'),
+  ];
+  const read = preparedQuery(3, (db, companyId: string, subAccountId: string, now: number) =>
+    db.selectNoFrom((eb) => columns(eb, companyId, subAccountId, now)),
   );
-  return async (db: Kysely<DB>, companyId: string, subAccountId: string, now: number) => {
-    const row = (await query(db, companyId, subAccountId, now)).rows[0]!;
-    return {
-      slots: Number(row.slots ?? 0),
-      companyOnline: Number(row.company_online ?? 0),
-      subOnline: Number(row.sub_online ?? 0),
-      serviceExpiresAt: row.service_expires_at == null ? null : Number(row.service_expires_at),
-    };
+  const confirm = preparedQuery(
+    6,
+    (
+      db,
+      loginId: string,
+      companyId: string,
+      subAccountId: string,
+      now: number,
+      accountId: string,
+      wxid: string,
+    ) =>
+      db
+        .updateTable('wx_logins')
+        .set({ state: 'confirmed', result: 'success', wx_account_id: accountId, wxid, logged_in_at: now })
+        .where('id', '=', loginId)
+        .where('state', 'in', ['scanned', 'need_verify'])
+        .returningAll()
+        .returning((eb) => columns(eb, companyId, subAccountId, now)),
+  );
+  return {
+    read: async (db: Kysely<DB>, companyId: string, subAccountId: string, now: number) =>
+      quotaOf((await read(db, companyId, subAccountId, now)).rows[0]!),
+    /**
+     * A scanned login becomes the session of its account, and says what the company's logins must
+     * fit as this statement sees it (in a transaction: after the account went online), one round
+     * trip for both; nothing when the login was no longer waiting for its confirmation.
+     */
+    async confirm(
+      db: Kysely<DB>,
+      login: { id: string; companyId: string; subAccountId: string },
+      account: { id: string; wxid: string },
+      now: number,
+    ): Promise<{ login: Selectable<WxLoginsTable>; quota: Quota } | undefined> {
+      const row = (
+        await confirm(db, login.id, login.companyId, login.subAccountId, now, account.id, account.wxid)
+      ).rows[0];
+      if (!row) return undefined;
+      const { slots, company_online, sub_online, service_expires_at, ...moved } = row;
+      return {
+        login: moved as Selectable<WxLoginsTable>,
+        quota: quotaOf({ slots, company_online, sub_online, service_expires_at }),
+      };
+    },
   };
 }
+
+export type LoginQuota = ReturnType<typeof loginQuotaWith>;
 
 /**
  * What a confirmation needs of the account it is for (by wxid), if the company has it already. On
