@@ -5,6 +5,17 @@ import type pg from 'pg';
 export const MAX_NAMED_STATEMENTS = 300;
 
 /**
+ * A statement whose text holds this comment always runs unnamed, so PostgreSQL plans it for its
+ * values and the tables as they are now. A named statement may be given a generic plan after five
+ * runs, kept by the connection until the table's statistics change; one made while a table was
+ * young (a fresh database: the first minute, before autovacuum analyses it) can read the whole table
+ * for a statement that should visit a handful of rows, and grows slower with the table (profiled:
+ * the batched settle of sends seq-scanned `wx_messages` until the next analyse). For statements
+ * that join a list of rows or read a queue, where that choice depends on sizes.
+ */
+export const PLAN_EACH_TIME = '/* plan each time */';
+
+/**
  * PostgreSQL parses and plans an unnamed statement again on every execution, and node-postgres sends
  * every query unnamed. Through this pool a statement with parameters runs as a named prepared
  * statement instead: each connection parses its text once, then only binds and executes it (a
@@ -12,7 +23,7 @@ export const MAX_NAMED_STATEMENTS = 300;
  *
  * - Which texts: those with parameters (DDL, `begin`, `commit` have none), the first
  *   MAX_NAMED_STATEMENTS distinct ones (an IN-list of every length is a text of its own; the rest run
- *   unnamed, as before).
+ *   unnamed, as before), except those marked PLAN_EACH_TIME.
  * - A schema change made by another process (a rolling deploy adding a column) makes a statement
  *   prepared before it fail with "cached plan must not change result type" (0A000): its text takes a
  *   new name, so every connection prepares it anew, and a query outside a transaction is run again.
@@ -53,7 +64,8 @@ export function namedStatementPool(pool: pg.Pool): PostgresPool {
     // biome-ignore lint/suspicious/noExplicitAny: Kysely's client type has two overloads (text, cursor)
     const query: any = (textOrCursor: unknown, values?: unknown[]) => {
       if (typeof textOrCursor !== 'string') return client.query(textOrCursor as pg.Submittable);
-      const name = values?.length ? nameOf(textOrCursor) : undefined;
+      const name =
+        values?.length && !textOrCursor.includes(PLAN_EACH_TIME) ? nameOf(textOrCursor) : undefined;
       return name ? run(client, textOrCursor, name, values!) : client.query(textOrCursor, values);
     };
     kept = { query, release: () => client.release() };

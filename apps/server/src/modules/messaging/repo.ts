@@ -11,6 +11,7 @@ import {
   sql,
   type Updateable,
 } from 'kysely';
+import { PLAN_EACH_TIME } from '../../db/pg-statements.js';
 import { preparedInsert, preparedQuery } from '../../db/prepared.js';
 import type { DB, WxAccountsTable, WxDevicesTable, WxLoginsTable, WxMessagesTable } from '../../db/schema.js';
 import type { PackageService } from '../packages/service.js';
@@ -605,17 +606,19 @@ export interface Settlement {
  * (GatewayContext.withCallbacks, PostgreSQL): each column bound as one array, so its text is the
  * same however many.
  *
- * Matched by id and claim token only: a token is set with `sending` and cleared on every way out of
- * it, so it says `sending` too. Written as `status = 'sending'`, the condition let the planner read
- * the status index instead of the primary key whenever it thought few messages were sending (a
- * young table, or any table between two analyses): that index keeps an entry for every message
- * that was ever sending until vacuum clears it, so each settle read all the recent sends (profiled
- * in a PostgreSQL soak: 2–6 ms a settle, growing with the table).
+ * Read by primary key, whatever the statistics say: matched by id and claim token only (a token
+ * is set with `sending` and cleared on every way out of it, so it says `sending` too). Written as
+ * `status = 'sending'`, the condition let the planner read the status index whenever it thought
+ * few messages were sending (a young table, or any table between two analyses), and that index
+ * keeps an entry for every message that was ever sending until vacuum clears it: each settle read
+ * all the recent sends (profiled in a PostgreSQL soak: 2–6 ms a settle, growing with the table).
+ * Planned for each run (PLAN_EACH_TIME): a generic plan made while the table was young scanned it
+ * whole on every settle.
  */
 export function settleMessagesStatement(settlements: ReadonlyArray<Settlement>) {
   const now = Date.now();
   const column = <T>(pick: (s: Settlement) => T) => settlements.map(pick);
-  return sql<{ id: string }>`update "wx_messages" as "m"
+  return sql<{ id: string }>`${sql.raw(PLAN_EACH_TIME)} update "wx_messages" as "m"
     set "status" = "v"."status", "error" = "v"."error", "claim_token" = null, "lease_until" = null,
       "sent_at" = "v"."sent_at"
     from unnest(
