@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../src/db/index.js';
+import { PLAN_EACH_TIME } from '../src/db/pg-statements.js';
 import type { DB } from '../src/db/schema.js';
 import { createPgSchema, dialects, withSchemaChangeLock } from './helpers.js';
 
@@ -53,6 +54,13 @@ describe.skipIf(!dialects.includes('postgres'))('prepared statements (postgres)'
     }
     await sql`select count(*) from items`.execute(db);
     expect(await prepared()).toEqual(['select name from items where id = $1']);
+  });
+
+  it('a statement marked PLAN_EACH_TIME runs unnamed (planned for its values every time)', async () => {
+    const before = await prepared();
+    for (const id of [1, 2, 1, 2, 1, 2, 1])
+      await sql`${sql.raw(PLAN_EACH_TIME)} select name from items where id = ${id}`.execute(db);
+    expect(await prepared()).toEqual(before);
   });
 
   it('a column added by another process: a query outside a transaction is prepared again and answers with it', async () => {
