@@ -198,7 +198,7 @@ export async function takeOffline(db: Kysely<DB>, id: string, reason: string, no
 const onlineCount = (eb: ExpressionBuilder<DB, any>, scope: 'company' | 'sub_account', id: string) =>
   eb.selectFrom('wx_online_counts').select('online').where('scope', '=', scope).where('owner_id', '=', id);
 
-/** What a new login must fit (LoginQuota.read). */
+/** What a new login must fit: the company's slots and service end, its accounts online. */
 export interface Quota {
   slots: number;
   companyOnline: number;
@@ -283,8 +283,6 @@ export function loginQuotaWith(
     },
   };
 }
-
-export type LoginQuota = ReturnType<typeof loginQuotaWith>;
 
 /**
  * What a confirmation needs of the account it is for (by wxid), if the company has it already. On
