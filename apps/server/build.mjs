@@ -1,5 +1,6 @@
-// Bundles the server into dist/main.js. Our own workspace code (the contract) is bundled in;
-// npm packages stay external and load from node_modules.
+// Bundles the server into dist/main.js, and the callbacks' thread program into
+// dist/callback-thread.js (modules/callbacks/thread-transport.ts starts it). Our own workspace code
+// (the contract) is bundled in; npm packages stay external and load from node_modules.
 import { readFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
@@ -7,8 +8,8 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 const external = Object.keys(pkg.dependencies ?? {}).filter((name) => !name.startsWith('@wxc/'));
 
 await build({
-  entryPoints: ['src/main.ts'],
-  outfile: 'dist/main.js',
+  entryPoints: { main: 'src/main.ts', 'callback-thread': 'src/modules/callbacks/thread-main.ts' },
+  outdir: 'dist',
   bundle: true,
   platform: 'node',
   target: 'node20',

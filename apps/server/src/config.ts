@@ -47,6 +47,7 @@ const envSchema = z.object({
   PAYMENT_PROVIDER: z.enum(['sandbox']).default('sandbox'),
   PAYMENT_SANDBOX_IN_PRODUCTION: bool,
   CALLBACK_ALLOW_PRIVATE: bool,
+  CALLBACK_THREAD: bool,
   CALLBACK_RETRY_DELAYS_MS: z
     .string()
     .regex(/^\d+(,\d+)*$/, 'CALLBACK_RETRY_DELAYS_MS must be milliseconds separated by commas')
@@ -122,6 +123,8 @@ export interface Config {
   payment: { provider: 'sandbox' };
   /** Lets callback URLs reach private, loopback and link-local addresses (on-premise setups). */
   callbackAllowPrivate: boolean;
+  /** Callbacks are posted from a worker thread of their own (default); false: on the main thread. */
+  callbackThread: boolean;
   /** Waits between callback attempts (tests only); unset: 5 s … 40 min, 8 attempts (callbacks/service.ts). */
   callbackRetryDelaysMs?: number[] | undefined;
   messaging: {
@@ -259,6 +262,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     sms: { provider: e.SMS_PROVIDER },
     payment: { provider: e.PAYMENT_PROVIDER },
     callbackAllowPrivate: e.CALLBACK_ALLOW_PRIVATE ?? false,
+    callbackThread: e.CALLBACK_THREAD ?? true,
     callbackRetryDelaysMs: e.CALLBACK_RETRY_DELAYS_MS?.split(',').map(Number),
     messaging: {
       provider: e.MESSAGING_PROVIDER,

@@ -143,6 +143,7 @@ export function createServices(opts: ServiceOptions) {
     bus,
     subAccounts: apiAccounts,
     allowPrivate: config.callbackAllowPrivate,
+    thread: config.callbackThread,
     retryDelaysMs: opts.callbackRetryDelaysMs ?? config.callbackRetryDelaysMs,
     timeoutMs: opts.callbackTimeoutMs,
     loopLag: opts.loopLag,

@@ -127,6 +127,9 @@ export async function createTestApp(
     RATE_LIMIT_PER_MINUTE: '100000',
     // Shedding only where a test asks for it (overload.test.ts): a busy CI machine is not overload.
     OVERLOAD_EVENT_LOOP_DELAY_MS: '0',
+    // Callbacks posted inline: a thread per app (started through tsx) costs a test ~0.5 s; the
+    // thread transport has its own tests (callback-thread.test.ts), and the browser tests run it.
+    CALLBACK_THREAD: 'false',
     ...env,
   });
   const outbox: SentSms[] = [];

@@ -1,14 +1,6 @@
-import { createHmac } from 'node:crypto';
-import {
-  CALLBACK_EVENT_HEADER,
-  CALLBACK_SIGNATURE_HEADER,
-  CALLBACK_TIMESTAMP_HEADER,
-  type CallbackEnvelope,
-  type CallbackEventType,
-} from '@wxc/contract';
+import type { CallbackEnvelope, CallbackEventType } from '@wxc/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Kysely, type OperationNodeSource, PostgresAdapter } from 'kysely';
-import { Agent, request } from 'undici';
 import type { Writes } from '../../db/group-commit.js';
 import type { ApiAccountRow, CallbackEventRow, DB } from '../../db/schema.js';
 import { createBatcher } from '../../lib/batcher.js';
@@ -16,10 +8,12 @@ import { newId, newTimeOrderedId } from '../../lib/crypto.js';
 import { AppError } from '../../lib/errors.js';
 import type { ApiCaller } from '../../lib/http.js';
 import type { LoopLag } from '../../lib/loop-lag.js';
-import { assertCallbackUrlAllowed, guardedLookup, type Resolver } from '../../lib/url-guard.js';
+import { assertCallbackUrlAllowed, type Resolver } from '../../lib/url-guard.js';
 import type { SubAccountDirectory } from '../api-accounts/service.js';
 import type { EventBus } from '../events/bus.js';
 import * as repo from './repo.js';
+import { createThreadTransport } from './thread-transport.js';
+import { createInlineTransport } from './transport.js';
 import type { AddressedEvent, CallbackEventInput, CallbackSink, StoredEvent } from './types.js';
 import { createDeliveryWorker } from './worker.js';
 
@@ -57,11 +51,6 @@ function deliveryLimit({ concurrency, loopLag }: Pick<CallbackServiceDeps, 'conc
   return () => (loopLag.ms() < IDLE_LAG_MS ? IDLE_DELIVERY_CONCURRENCY : DELIVERY_CONCURRENCY);
 }
 
-/** x-wx-signature: hex(HMAC-SHA256(key = the sub-account's secret hash, `${timestamp}.${body}`)). */
-export function signCallback(secretHash: string, timestamp: number | string, body: string): string {
-  return createHmac('sha256', secretHash).update(`${timestamp}.${body}`).digest('hex');
-}
-
 export interface CallbackServiceDeps {
   db: Kysely<DB>;
   /** Where events and attempts are written (grouped commits on SQLite). */
@@ -83,6 +72,11 @@ export interface CallbackServiceDeps {
   loopLag?: LoopLag | undefined;
   /** Longest idle sleep of the worker (default 2 s): bounds how late another process's event is seen. */
   maxIdleMs?: number | undefined;
+  /**
+   * Posts callbacks from a worker thread of their own (thread-transport.ts; the server's default,
+   * CALLBACK_THREAD), else on this thread. Not with `resolve`: the thread uses the system's resolver.
+   */
+  thread?: boolean | undefined;
 }
 
 type Outcome = repo.AttemptOutcome;
@@ -120,91 +114,20 @@ export function toDelivery(row: CallbackEventRow): Delivery {
   };
 }
 
-/** The reason an attempt is aborted when it runs out of time. */
-class CallbackTimeout extends Error {
-  override name = 'TimeoutError';
-}
-
-const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
-
-/** A person-readable reason an attempt got no HTTP answer. */
-function describeError(err: unknown, timeoutMs: number): string {
-  if (err instanceof AppError) return err.message;
-  const e = err as {
-    name?: string;
-    message?: string;
-    code?: string;
-    cause?: { code?: string; message?: string };
-  };
-  // undici's request() throws the system's or its own error; a wrapped one carries it in `cause`.
-  const source = e?.code ? e : e?.cause;
-  const code = source?.code;
-  if (e?.name === 'TimeoutError' || e?.name === 'AbortError' || (code && TIMEOUT_CODES.has(code)))
-    return `超时：${timeoutMs / 1000} 秒内未响应`;
-  if (code === 'ERR_CALLBACK_ADDRESS_BLOCKED') return String(source?.message);
-  if (code === 'ECONNREFUSED') return '连接被拒绝（ECONNREFUSED），对方服务未启动或端口未开放';
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return '无法解析回调地址的域名';
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return '连接被对方重置';
-  if (code?.startsWith('ERR_TLS') || code?.includes('CERT')) return `TLS 证书错误（${code}）`;
-  return `请求失败：${code ?? e?.cause?.message ?? e?.message ?? String(err)}`.slice(0, 300);
-}
-
 export function createCallbackService(deps: CallbackServiceDeps) {
   const { db, writes, log, bus, allowPrivate, subAccounts } = deps;
   const delays = deps.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
   const maxAttempts = delays.length + 1;
   const timeoutMs = deps.timeoutMs ?? CALLBACK_TIMEOUT_MS;
   const { resolve } = deps;
-  /**
-   * Callbacks connect through their own agent, whose connections resolve the host themselves and
-   * refuse blocked addresses: the address checked is the address connected to (no DNS rebinding
-   * between the URL check and the connection). `allowPrivate` lifts the rule here as well.
-   */
-  const dispatcher = new Agent({ connect: allowPrivate ? {} : { lookup: guardedLookup(resolve) } });
-
-  /** One POST of `payload` to `url`, signed; never throws. */
-  async function post(url: string, eventId: string, payload: string, secretHash: string): Promise<Outcome> {
-    const at = Date.now();
-    const started = performance.now();
-    const done = (statusCode: number | null, error: string | null): Outcome => ({
-      statusCode,
-      error,
-      durationMs: performance.now() - started,
-      at,
-    });
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(new CallbackTimeout()), timeoutMs);
-    try {
-      // Again before every attempt: what the host resolves to may have changed since it was saved.
-      // (The connection checks the address it gets once more; this check gives the clear reasons.)
-      await assertCallbackUrlAllowed(url, { allowPrivate, resolve });
-      const timestamp = Math.floor(Date.now() / 1000);
-      // undici's request(), not fetch(): no web streams, no redirects followed, a fraction of the CPU.
-      const res = await request(url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'wxc-callback/1',
-          [CALLBACK_EVENT_HEADER]: eventId,
-          [CALLBACK_TIMESTAMP_HEADER]: String(timestamp),
-          [CALLBACK_SIGNATURE_HEADER]: signCallback(secretHash, timestamp, payload),
-        },
-        body: payload,
-        signal: deadline.signal,
-        dispatcher,
-      });
-      // Read and dropped (up to a small limit), so the connection can be kept for the next event.
-      await res.body.dump({ limit: 64 * 1024 }).catch(() => {});
-      const status = res.statusCode;
-      if (status >= 300 && status < 400)
-        return done(status, `HTTP ${status} 重定向：回调不跟随重定向，请直接填写最终地址`);
-      return done(status, status >= 200 && status < 300 ? null : `HTTP ${status}`);
-    } catch (err) {
-      return done(null, describeError(err, timeoutMs));
-    } finally {
-      clearTimeout(timer);
-    }
-  }
+  // Deliveries and the other posts (duplicates, the URL test) go through it; tests that fake the
+  // resolver post inline (a function cannot be handed to a thread).
+  const transport =
+    deps.thread && !resolve
+      ? createThreadTransport({ allowPrivate, timeoutMs, log })
+      : createInlineTransport({ allowPrivate, timeoutMs, resolve });
+  const post = (url: string, eventId: string, payload: string, secretHash: string) =>
+    transport.post({ url, eventId, payload, secretHash });
 
   const publish = (row: { company_id: string; id: string }, status: CallbackEventRow['status']) =>
     bus.publish({ kind: 'callback', companyId: row.company_id, eventId: row.id, status });
@@ -441,8 +364,11 @@ export function createCallbackService(deps: CallbackServiceDeps) {
 
     /** Starts delivering (picks up pending events left by earlier runs). */
     start: () => worker.start(),
-    /** Stops claiming; waits for deliveries in flight. */
-    stop: () => worker.stop(),
+    /** Stops claiming; waits for deliveries in flight, then frees the transport (its thread). */
+    async stop() {
+      await worker.stop();
+      await transport.close();
+    },
 
     async list(
       caller: ApiCaller,

@@ -1,0 +1,139 @@
+import { createHmac } from 'node:crypto';
+import { CALLBACK_EVENT_HEADER, CALLBACK_SIGNATURE_HEADER, CALLBACK_TIMESTAMP_HEADER } from '@wxc/contract';
+import { Agent, request } from 'undici';
+import { AppError } from '../../lib/errors.js';
+import { assertCallbackUrlAllowed, guardedLookup, type Resolver } from '../../lib/url-guard.js';
+import type { AttemptOutcome } from './repo.js';
+
+/**
+ * How one signed POST of an event reaches its receiver: the HTTP half of a delivery, with nothing
+ * of the outbox in it (no database, no claims). The outbox (service.ts, worker.ts) decides what is
+ * sent and settles what came back; a transport only sends. Two of them:
+ * - inline (this file): on the calling thread;
+ * - a thread of its own (transport-thread.ts, the default of a server): the same inline transport
+ *   run on a worker thread, so connecting, TLS, writing, reading answers and signing do not take
+ *   turns of the event loop that serves requests.
+ */
+export interface CallbackPost {
+  url: string;
+  eventId: string;
+  /** The stored envelope: every attempt sends these exact bytes. */
+  payload: string;
+  /** The signing key: the sub-account's secret hash. */
+  secretHash: string;
+}
+
+export interface CallbackTransport {
+  /** One attempt; never rejects (a failure is an outcome with an error). */
+  post(p: CallbackPost): Promise<AttemptOutcome>;
+  /** Frees what it holds (connections, its thread); posts still under way end first. */
+  close(): Promise<void>;
+}
+
+export interface TransportOptions {
+  /** Callback URLs may reach private / loopback addresses (operator config). */
+  allowPrivate: boolean;
+  /** Per attempt. */
+  timeoutMs: number;
+  /** Name resolution for the URL check and the connection (default: the system's, cached by TTL). */
+  resolve?: Resolver | undefined;
+}
+
+/** x-wx-signature: hex(HMAC-SHA256(key = the sub-account's secret hash, `${timestamp}.${body}`)). */
+export function signCallback(secretHash: string, timestamp: number | string, body: string): string {
+  return createHmac('sha256', secretHash).update(`${timestamp}.${body}`).digest('hex');
+}
+
+/** The reason an attempt is aborted when it runs out of time. */
+class CallbackTimeout extends Error {
+  override name = 'TimeoutError';
+}
+
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/** A person-readable reason an attempt got no HTTP answer. */
+export function describeError(err: unknown, timeoutMs: number): string {
+  if (err instanceof AppError) return err.message;
+  const e = err as {
+    name?: string;
+    message?: string;
+    code?: string;
+    cause?: { code?: string; message?: string };
+  };
+  // undici's request() throws the system's or its own error; a wrapped one carries it in `cause`.
+  const source = e?.code ? e : e?.cause;
+  const code = source?.code;
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError' || (code && TIMEOUT_CODES.has(code)))
+    return `超时：${timeoutMs / 1000} 秒内未响应`;
+  if (code === 'ERR_CALLBACK_ADDRESS_BLOCKED') return String(source?.message);
+  if (code === 'ECONNREFUSED') return '连接被拒绝（ECONNREFUSED），对方服务未启动或端口未开放';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return '无法解析回调地址的域名';
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return '连接被对方重置';
+  if (code?.startsWith('ERR_TLS') || code?.includes('CERT')) return `TLS 证书错误（${code}）`;
+  return `请求失败：${code ?? e?.cause?.message ?? e?.message ?? String(err)}`.slice(0, 300);
+}
+
+/** Sends on the calling thread, over kept-alive connections of its own agent. */
+export function createInlineTransport(o: TransportOptions): CallbackTransport {
+  const { allowPrivate, timeoutMs, resolve } = o;
+  /**
+   * Callbacks connect through their own agent, whose connections resolve the host themselves and
+   * refuse blocked addresses: the address checked is the address connected to (no DNS rebinding
+   * between the URL check and the connection). `allowPrivate` lifts the rule here as well.
+   */
+  const newAgent = () => new Agent({ connect: allowPrivate ? {} : { lookup: guardedLookup(resolve) } });
+  let dispatcher = newAgent();
+
+  async function post({ url, eventId, payload, secretHash }: CallbackPost): Promise<AttemptOutcome> {
+    const at = Date.now();
+    const started = performance.now();
+    const done = (statusCode: number | null, error: string | null): AttemptOutcome => ({
+      statusCode,
+      error,
+      durationMs: performance.now() - started,
+      at,
+    });
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new CallbackTimeout()), timeoutMs);
+    try {
+      // Again before every attempt: what the host resolves to may have changed since it was saved.
+      // (The connection checks the address it gets once more; this check gives the clear reasons.)
+      await assertCallbackUrlAllowed(url, { allowPrivate, resolve });
+      const timestamp = Math.floor(Date.now() / 1000);
+      // undici's request(), not fetch(): no web streams, no redirects followed, a fraction of the CPU.
+      const res = await request(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'wxc-callback/1',
+          [CALLBACK_EVENT_HEADER]: eventId,
+          [CALLBACK_TIMESTAMP_HEADER]: String(timestamp),
+          [CALLBACK_SIGNATURE_HEADER]: signCallback(secretHash, timestamp, payload),
+        },
+        body: payload,
+        signal: deadline.signal,
+        dispatcher,
+      });
+      // Read and dropped (up to a small limit), so the connection can be kept for the next event.
+      await res.body.dump({ limit: 64 * 1024 }).catch(() => {});
+      const status = res.statusCode;
+      if (status >= 300 && status < 400)
+        return done(status, `HTTP ${status} 重定向：回调不跟随重定向，请直接填写最终地址`);
+      return done(status, status >= 200 && status < 300 ? null : `HTTP ${status}`);
+    } catch (err) {
+      return done(null, describeError(err, timeoutMs));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return {
+    post,
+    // Its connections closed; a later post opens new ones.
+    async close() {
+      const closing = dispatcher;
+      dispatcher = newAgent();
+      await closing.close();
+    },
+  };
+}
