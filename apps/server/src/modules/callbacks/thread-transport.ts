@@ -147,7 +147,8 @@ export function createThreadTransport(o: ThreadTransportOptions): CallbackTransp
       for (const [id, post] of batch) postInline(id, post);
       return;
     }
-    const t = (thread ??= spawn());
+    thread ??= spawn();
+    const t = thread;
     for (const [id] of batch) {
       const p = pending.get(id);
       if (p) p.thread = t;
