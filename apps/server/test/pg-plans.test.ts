@@ -51,6 +51,15 @@ describe.skipIf(!dialects.includes('postgres'))('plans whatever the statistics (
     return Number(row.rows[0]!.n);
   }
 
+  /** Sequential scans of `table` so far (this backend's counters flushed first). */
+  async function scansOf(table: string): Promise<number> {
+    await sql`select pg_stat_force_next_flush()`.execute(db);
+    const row = await sql<{ n: string }>`
+      select seq_scan as n from pg_stat_user_tables
+      where schemaname = ${schema.schema} and relname = ${table}`.execute(db);
+    return Number(row.rows[0]!.n);
+  }
+
   /** Events `from`..`to` in `status`, due one millisecond apart from a minute before `now`. */
   const events = (from: number, to: number, status: string, now: number) => sql`
     insert into callback_events (id, company_id, api_account_id, wxid, type, payload, url, status,
@@ -97,6 +106,65 @@ describe.skipIf(!dialects.includes('postgres'))('plans whatever the statistics (
       expect(next.map((e) => e.id)[0]).toBe('ev000011');
     },
   );
+
+  it('settling a burst of delivered callbacks is one statement by primary key; a lost claim is left alone', async () => {
+    await sql`truncate callback_events cascade`.execute(db);
+    const now = Date.now();
+    // 20,000 events, never analysed; 32 of them claimed (token = now + 60 s), delivered at once.
+    await bulkInsert(events(1, 20_000, 'pending', now));
+    const token = now + 60_000;
+    await sql`update callback_events set locked_until = ${token} where id <= 'ev000032'`.execute(db);
+    const delivered = Array.from({ length: 32 }, (_, i) => ({
+      eventId: `ev${String(i + 1).padStart(6, '0')}`,
+      token,
+      outcome: { statusCode: 200 + (i % 2), error: null, durationMs: 12.4, at: now + i },
+    }));
+    // One claim lost meanwhile (a replay re-queued the event): not settled, nothing written for it.
+    await sql`update callback_events set locked_until = 0 where id = 'ev000032'`.execute(db);
+    const before = await scansOf('callback_events');
+    const won = await callbacks.recordDeliveredMany(db, delivered, now);
+    expect(await scansOf('callback_events')).toBe(before); // looked up by key, never scanned
+    expect([...won.keys()].sort()).toEqual(delivered.slice(0, 31).map((d) => d.eventId));
+    expect([...won.values()].every((attempt) => attempt === 1)).toBe(true);
+    const rows = await db
+      .selectFrom('callback_events')
+      .select(['id', 'status', 'attempts', 'last_status_code', 'locked_until', 'delivered_at'])
+      .where('id', 'in', ['ev000002', 'ev000032'])
+      .orderBy('id')
+      .execute();
+    expect(rows).toEqual([
+      {
+        id: 'ev000002',
+        status: 'delivered',
+        attempts: 1,
+        last_status_code: 201,
+        locked_until: 0,
+        delivered_at: now,
+      },
+      {
+        id: 'ev000032',
+        status: 'pending',
+        attempts: 0,
+        last_status_code: null,
+        locked_until: 0,
+        delivered_at: null,
+      },
+    ]);
+    const attempts = await db
+      .selectFrom('callback_attempts')
+      .select(['event_id', 'attempt', 'status_code', 'error', 'duration_ms', 'created_at'])
+      .orderBy('event_id')
+      .execute();
+    expect(attempts).toHaveLength(31);
+    expect(attempts[1]).toEqual({
+      event_id: 'ev000002',
+      attempt: 1,
+      status_code: 201,
+      error: null,
+      duration_ms: 12,
+      created_at: now + 1,
+    });
+  });
 
   it('settling sends goes by primary key, however many messages were sending before', async () => {
     await sql`truncate wx_messages cascade`.execute(db);

@@ -226,11 +226,6 @@ export async function recordAttempt(db: Kysely<DB>, eventId: string, o: AttemptO
   return row.attempts;
 }
 
-/**
- * A successful attempt of a claimed event, logged and settled `delivered` in one update of the event
- * (plus its attempt row); null when the claim was lost meanwhile (a replay reset it), in which case
- * nothing was written and the caller logs the attempt with `recordAttempt`.
- */
 /** The claimed event settled `delivered`, its attempt counted: only while the claim (`token`) holds. */
 const deliveredUpdate = (
   qb: QueryCreator<DB>,
@@ -254,57 +249,19 @@ const deliveredUpdate = (
     .where('id', '=', eventId)
     .where('locked_until', '=', token);
 
-// recordDelivered and insertAttempt run for every delivered callback (prepared: built and compiled once).
+// recordDelivered and insertAttempt run for every delivered callback on SQLite (prepared: built and
+// compiled once).
 const recordDeliveredQuery = preparedQuery(
   5,
   (db, eventId: string, token: number, statusCode: number | null, error: string | null, now: number) =>
     deliveredUpdate(db, eventId, token, statusCode, error, now).returning('attempts'),
 );
 /**
- * PostgreSQL: the update and its attempt row in one statement (a data-modifying WITH), one round
- * trip instead of two; nothing is inserted when the claim was lost. SQLite has no such WITH and its
- * statements cost no round trip (the two share the turn's commit: db/group-commit.ts).
+ * A successful attempt of a claimed event, logged and settled `delivered` (the event's update, then
+ * its attempt row; PostgreSQL settles a burst in one statement, recordDeliveredMany); null when the
+ * claim was lost meanwhile (a replay reset it), in which case nothing was written and the caller
+ * logs the attempt with `recordAttempt`.
  */
-const recordDeliveredPgQuery = preparedQuery(
-  8,
-  (
-    db,
-    eventId: string,
-    token: number,
-    statusCode: number | null,
-    attemptId: string,
-    durationMs: number,
-    now: number,
-    error: string | null,
-    at: number,
-  ) =>
-    db
-      .with('settled', (qb) =>
-        deliveredUpdate(qb, eventId, token, statusCode, error, now).returning([
-          'id',
-          'attempts',
-          'last_status_code',
-          'last_error',
-        ]),
-      )
-      .insertInto('callback_attempts')
-      .columns(['id', 'event_id', 'attempt', 'status_code', 'error', 'duration_ms', 'created_at'])
-      .expression((eb) =>
-        eb
-          .selectFrom('settled')
-          .select([
-            sql<string>`cast(${attemptId} as text)`.as('id'),
-            'settled.id as event_id',
-            'settled.attempts as attempt',
-            'settled.last_status_code as status_code',
-            'settled.last_error as error',
-            sql<number>`cast(${durationMs} as integer)`.as('duration_ms'),
-            sql<number>`cast(${at} as bigint)`.as('created_at'),
-          ]),
-      )
-      .returning('attempt'),
-);
-
 export async function recordDelivered(
   db: Kysely<DB>,
   eventId: string,
@@ -312,25 +269,58 @@ export async function recordDelivered(
   o: AttemptOutcome,
   now: number,
 ): Promise<number | null> {
-  if (db.getExecutor().adapter instanceof PostgresAdapter) {
-    const durationMs = Math.max(0, Math.round(o.durationMs));
-    const res = await recordDeliveredPgQuery(
-      db,
-      eventId,
-      token,
-      o.statusCode,
-      newTimeOrderedId(),
-      durationMs,
-      now,
-      o.error,
-      o.at,
-    );
-    return res.rows[0]?.attempt ?? null;
-  }
   const row = (await recordDeliveredQuery(db, eventId, token, o.statusCode, o.error, now)).rows[0];
   if (!row) return null;
   await insertAttempt(db, eventId, row.attempts, o);
   return row.attempts;
+}
+
+/** A delivered attempt, to settle with others (recordDeliveredMany). */
+export interface DeliveredAttempt {
+  eventId: string;
+  /** The claim it was made under (`locked_until` when claimed). */
+  token: number;
+  outcome: AttemptOutcome;
+}
+
+/**
+ * PostgreSQL: recordDelivered for many events in one statement, each column bound as one array (the
+ * same text however many): every event still under its claim is settled delivered and gets its
+ * attempt row; answers their attempt numbers by event id (an event whose claim was lost is not in
+ * it, and nothing is written for it). One round trip for a burst of deliveries instead of one per
+ * delivery inside a transaction: that was the pace of a drain on PostgreSQL. Matched by primary key
+ * and planned each time (PLAN_EACH_TIME), as the batched settle of sends.
+ */
+export async function recordDeliveredMany(
+  db: Kysely<DB>,
+  attempts: ReadonlyArray<DeliveredAttempt>,
+  now: number,
+): Promise<Map<string, number>> {
+  const column = <T>(pick: (a: DeliveredAttempt) => T) => attempts.map(pick);
+  const res = await sql<{ event_id: string; attempt: number }>`${sql.raw(PLAN_EACH_TIME)}
+    with "settled" as (
+      update "callback_events" as "e"
+      set "attempts" = "e"."attempts" + 1, "last_status_code" = "v"."status_code",
+        "last_error" = "v"."error", "status" = 'delivered', "next_attempt_at" = null,
+        "delivered_at" = cast(${now} as bigint), "locked_until" = 0
+      from unnest(
+        cast(${column((a) => a.eventId)} as text[]), cast(${column((a) => a.token)} as bigint[]),
+        cast(${column((a) => a.outcome.statusCode)} as integer[]),
+        cast(${column((a) => a.outcome.error)} as text[]),
+        cast(${column(() => newTimeOrderedId())} as text[]),
+        cast(${column((a) => Math.max(0, Math.round(a.outcome.durationMs)))} as integer[]),
+        cast(${column((a) => a.outcome.at)} as bigint[])
+      ) as "v"("id", "token", "status_code", "error", "attempt_id", "duration_ms", "at")
+      where "e"."id" = "v"."id" and "e"."locked_until" = "v"."token"
+      returning "e"."id", "e"."attempts", "e"."last_status_code", "e"."last_error", "v"."attempt_id",
+        "v"."duration_ms", "v"."at"
+    )
+    insert into "callback_attempts" ("id", "event_id", "attempt", "status_code", "error",
+      "duration_ms", "created_at")
+    select "attempt_id", "id", "attempts", "last_status_code", "last_error", "duration_ms", "at"
+    from "settled"
+    returning "event_id", "attempt"`.execute(db);
+  return new Map(res.rows.map((r) => [r.event_id, Number(r.attempt)]));
 }
 
 const insertAttemptQuery = preparedQuery(

@@ -170,18 +170,31 @@ export function createCallbackService(deps: CallbackServiceDeps) {
    * process, so no other writer touches them.
    */
   const deliveredInOneStatement = db.getExecutor().adapter instanceof PostgresAdapter;
-  const settler = createBatcher(async (attempts: Attempted[]) => {
-    // PostgreSQL settles a delivered attempt in one statement (repo.recordDelivered), atomic alone:
-    // a lone one needs no transaction (BEGIN and COMMIT would be two more round trips). A burst
-    // still shares one transaction, on one connection: settles never take more of the pool from
-    // requests than before (side by side they did, and the sends slowed).
-    if (deliveredInOneStatement && attempts.length === 1 && isOk(attempts[0]!.outcome))
-      return [await settleAttempt(db, attempts[0]!)];
-    return writes.transact(async (trx) => {
+  /** Settles attempts in one transaction, one by one (on SQLite, within the turn's commit). */
+  const settleInTransaction = (attempts: Attempted[]) =>
+    writes.transact(async (trx) => {
       const settled: Settled[] = [];
       for (const a of attempts) settled.push(await settleAttempt(trx, a));
       return settled;
     });
+  const settler = createBatcher(async (attempts: Attempted[]): Promise<Settled[]> => {
+    if (!deliveredInOneStatement) return settleInTransaction(attempts);
+    // PostgreSQL: the delivered attempts of a burst in one statement (repo.recordDeliveredMany),
+    // atomic alone, so no transaction (BEGIN and COMMIT would be two more round trips): one round
+    // trip and one connection for the burst, however large (one by one, a drain went at the pace
+    // of a round trip per event). The rest (failures, claims lost meanwhile) as before, together.
+    const delivered = attempts.filter((a) => isOk(a.outcome));
+    const won = delivered.length
+      ? await repo.recordDeliveredMany(
+          db,
+          delivered.map((a) => ({ eventId: a.event.id, token: a.event.locked_until, outcome: a.outcome })),
+          Date.now(),
+        )
+      : new Map<string, number>();
+    const rest = attempts.filter((a) => !won.has(a.event.id));
+    const settledRest = rest.length ? await settleInTransaction(rest) : [];
+    let next = 0;
+    return attempts.map((a) => (won.has(a.event.id) ? 'delivered' : settledRest[next++]!));
   });
 
   /** Attempts a claimed event once and settles it. */
