@@ -176,15 +176,16 @@ describe('the callback thread', () => {
     }
   });
 
-  it('a program that cannot start: posts go inline from then on, and arrive', async () => {
+  it.each([
+    [
+      'a missing file (the thread fails to load it)',
+      pathToFileURL(path.join(os.tmpdir(), 'wxc-no-such-program.mjs')),
+    ],
+    ['a URL no thread can run (refused at once)', new URL('https://callbacks.invalid/program.mjs')],
+  ])('a program that cannot start, %s: posts go inline from then on, and arrive', async (_, program) => {
     const r = await recv();
     const spy = logSpy();
-    const transport = createThreadTransport({
-      allowPrivate: true,
-      timeoutMs: 5_000,
-      log: spy.log,
-      program: pathToFileURL(path.join(os.tmpdir(), 'wxc-no-such-program.mjs')),
-    });
+    const transport = createThreadTransport({ allowPrivate: true, timeoutMs: 5_000, log: spy.log, program });
     try {
       const outcomes = await Promise.all([
         transport.post(post(r.url, 'a')),

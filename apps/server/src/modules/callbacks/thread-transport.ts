@@ -69,7 +69,8 @@ export interface ThreadTransportOptions extends Omit<TransportOptions, 'resolve'
 export function createThreadTransport(o: ThreadTransportOptions): CallbackTransport {
   const { log } = o;
   const options: TransportOptions = { allowPrivate: o.allowPrivate, timeoutMs: o.timeoutMs };
-  const program = o.program ?? threadProgram();
+  /** Worked out when the first thread starts (from source, that is when it is bundled). */
+  let program: URL | undefined = o.program;
   const stuckAfterMs = o.stuckAfterMs ?? STUCK_AFTER_MS;
   let thread: Worker | null = null;
   /** The thread has said it is ready: its ending is a failure, not a bad start. */
@@ -113,11 +114,24 @@ export function createThreadTransport(o: ThreadTransportOptions): CallbackTransp
     }
   }
 
-  function spawn(): Worker {
-    const t = new Worker(program, {
-      workerData: options,
-      name: 'callbacks',
-    });
+  /** No thread can be had: posts go inline from now on. */
+  function goInline(details: Record<string, unknown>) {
+    log.error(
+      { ...details, program: program?.href },
+      'callback thread could not start: callbacks are posted inline',
+    );
+    inline = createInlineTransport(options);
+  }
+
+  function spawn(): Worker | null {
+    let t: Worker;
+    try {
+      program ??= threadProgram();
+      t = new Worker(program, { workerData: options, name: 'callbacks' });
+    } catch (err) {
+      goInline({ err });
+      return null;
+    }
     t.on('message', (outcomes: Array<[number, AttemptOutcome]>) => {
       started = true; // its first message, empty, says it is ready
       for (const [id, outcome] of outcomes) answer(id, outcome);
@@ -127,11 +141,7 @@ export function createThreadTransport(o: ThreadTransportOptions): CallbackTransp
       if (thread === t) thread = null;
       if (!started) {
         // It never ran: deliver inline from now on, starting with what it was given.
-        log.error(
-          { code, program: program.href },
-          'callback thread could not start: callbacks are posted inline',
-        );
-        inline = createInlineTransport(options);
+        goInline({ code });
         for (const [id, p] of sentTo(t)) postInline(id, p.post);
         return;
       }
@@ -143,12 +153,12 @@ export function createThreadTransport(o: ThreadTransportOptions): CallbackTransp
   function send() {
     const batch = toSend;
     toSend = [];
-    if (inline) {
+    if (!inline && !thread) thread = spawn();
+    const t = thread;
+    if (inline || !t) {
       for (const [id, post] of batch) postInline(id, post);
       return;
     }
-    thread ??= spawn();
-    const t = thread;
     for (const [id] of batch) {
       const p = pending.get(id);
       if (p) p.thread = t;
