@@ -125,3 +125,15 @@ export async function company(t: TestApp, packageId: string) {
 
 export const eventRow = (t: TestApp, id: string) =>
   t.database.db.selectFrom('callback_events').selectAll().where('id', '=', id).executeTakeFirst();
+
+/** A `message` event of the sub-account, stored by the app's callback outbox; its id. */
+export async function emitMessage(
+  t: TestApp,
+  to: { companyId: string; subAccountId: string },
+  data: Record<string, unknown>,
+  wxid = 'wxid_alice',
+): Promise<string> {
+  const id = await t.app.services.callbacks.emit({ ...to, wxid, type: 'message', data });
+  if (!id) throw new Error('no event stored (no callback URL?)');
+  return id;
+}

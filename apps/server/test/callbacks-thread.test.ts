@@ -15,6 +15,7 @@ import {
 import { signCallback } from '../src/modules/callbacks/transport.js';
 import {
   company,
+  emitMessage,
   eventRow,
   FAST,
   PRIVATE_OK,
@@ -234,13 +235,7 @@ describe.each(dialects)('a server posting callbacks from its thread (%s)', (dial
       const ids: string[] = [];
       for (let i = 0; i < 10; i++) {
         ids.push(
-          (await t.app.services.callbacks.emit({
-            companyId: x.companyId,
-            subAccountId: sub.id,
-            wxid: 'wxid_alice',
-            type: 'message',
-            data: { text: `第 ${i} 条` },
-          }))!,
+          await emitMessage(t, { companyId: x.companyId, subAccountId: sub.id }, { text: `第 ${i} 条` }),
         );
       }
       await waitFor('all delivered', async () => {
@@ -274,13 +269,7 @@ describe.each(dialects)('a server posting callbacks from its thread (%s)', (dial
       const x = await company(t, (await setUpCatalogue(t)).basic.id);
       const sub = await x.sub(r.url);
       r.setMode(500);
-      const id = (await t.app.services.callbacks.emit({
-        companyId: x.companyId,
-        subAccountId: sub.id,
-        wxid: 'wxid_alice',
-        type: 'message',
-        data: { text: '重试' },
-      }))!;
+      const id = await emitMessage(t, { companyId: x.companyId, subAccountId: sub.id }, { text: '重试' });
       await waitFor('the failed attempt', async () => (await eventRow(t, id))!.attempts >= 1);
       expect(await eventRow(t, id)).toMatchObject({
         status: 'pending',
