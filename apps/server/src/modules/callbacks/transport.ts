@@ -52,7 +52,7 @@ class CallbackTimeout extends Error {
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 /** A person-readable reason an attempt got no HTTP answer. */
-export function describeError(err: unknown, timeoutMs: number): string {
+function describeError(err: unknown, timeoutMs: number): string {
   if (err instanceof AppError) return err.message;
   const e = err as {
     name?: string;
