@@ -46,14 +46,19 @@ function threadProgram(): URL {
   return programFromSource;
 }
 
-/** A post the thread has not answered this long after its own timeout: the thread is stuck. */
-const STUCK_AFTER_MS = 10_000;
+/**
+ * A post the thread has not answered this long after its own timeout: the thread is stuck. Long
+ * enough for a name lookup that hangs through the resolver's retries (an attempt's timer does not cut
+ * a lookup short), short enough to end a stuck thread before its posts'
+ * claims run out (60 s) and another delivery takes them.
+ */
+const STUCK_AFTER_MS = 30_000;
 
 export interface ThreadTransportOptions extends Omit<TransportOptions, 'resolve'> {
   log: Pick<FastifyBaseLogger, 'warn' | 'error'>;
   /** The thread's program (tests point it elsewhere). */
   program?: URL | undefined;
-  /** How long past a post's timeout the thread may stay silent before it is ended (default 10 s). */
+  /** How long past a post's timeout the thread may stay silent before it is ended (default 30 s). */
   stuckAfterMs?: number | undefined;
 }
 
