@@ -10,7 +10,7 @@ import type { AttemptOutcome } from './repo.js';
  * of the outbox in it (no database, no claims). The outbox (service.ts, worker.ts) decides what is
  * sent and settles what came back; a transport only sends. Two of them:
  * - inline (this file): on the calling thread;
- * - a thread of its own (transport-thread.ts, the default of a server): the same inline transport
+ * - a thread of its own (thread-transport.ts, the default of a server): the same inline transport
  *   run on a worker thread, so connecting, TLS, writing, reading answers and signing do not take
  *   turns of the event loop that serves requests.
  */
