@@ -60,6 +60,19 @@ parentPort.postMessage([]);
   return pathToFileURL(file);
 }
 
+/** A thread transport running the stand-in program, and what it logged. */
+function standIn(options: Partial<ThreadTransportOptions> = {}) {
+  const spy = logSpy();
+  const transport = createThreadTransport({
+    allowPrivate: true,
+    timeoutMs: 1_000,
+    log: spy.log,
+    program: standInProgram(),
+    ...options,
+  });
+  return { transport, spy };
+}
+
 const post = (url: string, eventId = 'evt_1') => ({
   url,
   eventId,
@@ -138,13 +151,7 @@ describe('the callback thread', () => {
   });
 
   it('a thread that ends mid-post fails that post as an attempt; the next post starts a new thread', async () => {
-    const spy = logSpy();
-    const transport = createThreadTransport({
-      allowPrivate: true,
-      timeoutMs: 1_000,
-      log: spy.log,
-      program: standInProgram(),
-    });
+    const { transport, spy } = standIn();
     try {
       expect(await transport.post(post('http://127.0.0.1:9/first'))).toMatchObject({ statusCode: 299 });
       const ended = await transport.post(post('http://127.0.0.1:9/exit'));
@@ -157,14 +164,7 @@ describe('the callback thread', () => {
   });
 
   it('a thread that stops answering is ended once a post is overdue; what it held fails, and it is started again', async () => {
-    const spy = logSpy();
-    const transport = createThreadTransport({
-      allowPrivate: true,
-      timeoutMs: 100,
-      stuckAfterMs: 200,
-      log: spy.log,
-      program: standInProgram(),
-    });
+    const { transport, spy } = standIn({ timeoutMs: 100, stuckAfterMs: 200 });
     try {
       const started = Date.now();
       const silent = await transport.post(post('http://127.0.0.1:9/silent'));

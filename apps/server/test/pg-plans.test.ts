@@ -42,23 +42,19 @@ describe.skipIf(!dialects.includes('postgres'))('plans whatever the statistics (
       await statement.execute(trx);
     });
 
-  /** Index entries of `index` read so far (this backend's counters flushed first). */
-  async function entriesRead(index: string): Promise<number> {
+  /** A statistics counter `n` read now, this backend's counters flushed first. */
+  async function counter(read: ReturnType<typeof sql<{ n: string }>>): Promise<number> {
     await sql`select pg_stat_force_next_flush()`.execute(db);
-    const row = await sql<{ n: string }>`
-      select idx_tup_read as n from pg_stat_user_indexes
-      where schemaname = ${schema.schema} and indexrelname = ${index}`.execute(db);
-    return Number(row.rows[0]!.n);
+    return Number((await read.execute(db)).rows[0]!.n);
   }
-
-  /** Sequential scans of `table` so far (this backend's counters flushed first). */
-  async function scansOf(table: string): Promise<number> {
-    await sql`select pg_stat_force_next_flush()`.execute(db);
-    const row = await sql<{ n: string }>`
-      select seq_scan as n from pg_stat_user_tables
-      where schemaname = ${schema.schema} and relname = ${table}`.execute(db);
-    return Number(row.rows[0]!.n);
-  }
+  /** Index entries of `index` read so far. */
+  const entriesRead = (index: string) =>
+    counter(sql`select idx_tup_read as n from pg_stat_user_indexes
+      where schemaname = ${schema.schema} and indexrelname = ${index}`);
+  /** Sequential scans of `table` so far. */
+  const scansOf = (table: string) =>
+    counter(sql`select seq_scan as n from pg_stat_user_tables
+      where schemaname = ${schema.schema} and relname = ${table}`);
 
   /** Events `from`..`to` in `status`, due one millisecond apart from a minute before `now`. */
   const events = (from: number, to: number, status: string, now: number) => sql`
