@@ -13,6 +13,7 @@ import {
 } from '@wxc/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as messagingRepo from '../src/modules/messaging/repo.js';
+import { PRIVATE_OK, receiver, waitFor } from './callback-helpers.js';
 import { setUpCatalogue } from './commerce-helpers.js';
 import {
   createTestApp,
@@ -1036,6 +1037,92 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       const rec = await t.call(recordCalls.queryWxLoginRecord, {}, { token: c.token });
       expect(rec.data.list[0]).toMatchObject({ logoutReason: '当前登录环境异常' });
       expect(rec.data.list[0].endedAt).toBeGreaterThan(0);
+    });
+
+    it('sends and received messages start from the account as this process last stored one for it; a change made elsewhere counts at the next', async () => {
+      // Changes made by hand, as another process (or an operator's SQL) would make them: nothing
+      // tells this process, the inserts themselves find out.
+      const app = await createTestApp(dialect, { ...MESSAGING_ENV, ...PRIVATE_OK });
+      const rec = await receiver();
+      try {
+        const c = await customerWithSubAccount(app, await setUpCatalogue(app));
+        const opened = await app.call(
+          apiAccountCalls.openApiAccount,
+          { name: 'B', availableNum: 1, callbackUrl: rec.url },
+          { token: c.token },
+        );
+        const subB = opened.data.account.id as string;
+        const credsB = { 'x-app-key': opened.data.account.appKey, 'x-app-secret': opened.data.appSecret };
+        const { account } = await loginAccount(app, { headers: c.creds });
+        const wxid = account.wxid;
+        const book = await app.call(messagingCalls.getAddressList, { wxid }, { token: c.token });
+        const friend = book.data.list.find((x: { kind: string }) => x.kind === 'friend').wxid as string;
+        const { db } = app.database;
+        const row = await db
+          .selectFrom('wx_accounts')
+          .select('id')
+          .where('wxid', '=', wxid)
+          .executeTakeFirstOrThrow();
+        const setAccount = (patch: {
+          status?: 'online' | 'offline';
+          api_account_id?: string;
+          current_login_id?: string;
+        }) => db.updateTable('wx_accounts').set(patch).where('id', '=', row.id).execute();
+        const send = (headers: Record<string, string>) =>
+          app.call(messagingCalls.sendMsgText, { wxid, toWxid: friend, content: 'hi' }, { headers });
+        const events = () =>
+          rec.got.map(
+            (r) => JSON.parse(r.body) as { type: string; subAccountId: string; data: { content?: string } },
+          );
+        expect((await send(c.creds)).data.status).toBe('sent'); // known here now, under sub-account A
+
+        // Logged in again elsewhere, under sub-account B (which has a callback URL): a message
+        // received is told to B, A's credentials no longer reach the account, B's send from it.
+        await setAccount({ api_account_id: subB, current_login_id: 'a-login-elsewhere' });
+        const inj = await app.call(
+          simCalls.injectMessage,
+          { wxid, fromWxid: friend, content: '换了子账号' },
+          { token: c.token },
+        );
+        expect(inj.code).toBe('200');
+        expect(
+          await waitFor('the message event at B', () =>
+            events().find((e) => e.type === 'message' && e.data.content === '换了子账号'),
+          ),
+        ).toMatchObject({ subAccountId: subB });
+        expect(await send(c.creds)).toMatchObject({ status: 404 });
+        expect((await send(credsB)).data.status).toBe('sent');
+
+        // Taken offline elsewhere: refused as offline, nothing stored; a message for it is dropped.
+        await setAccount({ status: 'offline' });
+        const before = await tableCounts(app.database);
+        expect(await send(credsB)).toMatchObject({ code: '40023' });
+        expect(await tableCounts(app.database)).toEqual(before);
+        await setAccount({ status: 'online' });
+
+        // The package ended (by hand): refused for that, nothing stored.
+        const subscription = await db
+          .selectFrom('subscriptions')
+          .select(['id', 'ends_at'])
+          .where('company_id', '=', c.user.id)
+          .executeTakeFirstOrThrow();
+        await db
+          .updateTable('subscriptions')
+          .set({ ends_at: Date.now() - 1 })
+          .where('id', '=', subscription.id)
+          .execute();
+        expect(await send(credsB)).toMatchObject({ code: '40021' });
+        expect(await tableCounts(app.database)).toEqual(before);
+        await db
+          .updateTable('subscriptions')
+          .set({ ends_at: subscription.ends_at })
+          .where('id', '=', subscription.id)
+          .execute();
+        expect((await send(credsB)).data.status).toBe('sent');
+      } finally {
+        await rec.close();
+        await app.close();
+      }
     });
 
     it('incoming pictures are downloadable through a signed, expiring link', async () => {

@@ -9,6 +9,7 @@ import type { CallbackEventInput, CallbackSink, StoredEvent } from '../callbacks
 import type { EventBus } from '../events/bus.js';
 import type { PackageService } from '../packages/service.js';
 import { newMsgId64, nextSeq } from './ids.js';
+import { createKnownAccounts } from './known-accounts.js';
 import { toMessage, type WxAccountViewRow } from './mappers.js';
 import type { AccountRef, IncomingMessage, MessagingProvider } from './provider.js';
 import * as repo from './repo.js';
@@ -51,6 +52,8 @@ export function createGatewayContext({
   packages,
 }: GatewayContextDeps) {
   const findAccountForSend = repo.findAccountForSendWith(packages.activeSlotsOf);
+  const insertClaimedUnlessQueued = repo.insertClaimedUnlessQueuedWith(packages.activeSlotsOf);
+  const known = createKnownAccounts();
   const changesInOneStatement = db.getExecutor().adapter instanceof PostgresAdapter;
   const ref = (row: { id: string; company_id: string; wxid: string; device_id: string }): AccountRef => ({
     accountId: row.id,
@@ -150,13 +153,24 @@ export function createGatewayContext({
 
   /**
    * onlineAccountFor for a send, with the company's package slots in force read in the same
-   * statement (one round trip less on every send).
+   * statement (one round trip less on a send that reads its account).
    */
   async function sendingAccountFor(caller: ApiCaller, wxid: string) {
     const found = await findAccountForSend(db, caller.companyId, wxid, Date.now());
     const account = visibleTo(caller, found?.account);
     if (account.status !== 'online') throw new AppError('ACCOUNT_OFFLINE');
     return { account, activeSlots: found!.activeSlots };
+  }
+
+  /**
+   * The account of the caller's last send from `wxid` as read then, if the caller may see it: a send
+   * tries it first (storeClaimedMessage checks it still holds) and reads the account only when that
+   * fails (sendingAccountFor), so every refusal is decided on a fresh read.
+   */
+  function knownSendingAccount(caller: ApiCaller, wxid: string): WxAccountViewRow | undefined {
+    const row = known.byWxid(caller.companyId, wxid);
+    if (!row || (caller.subAccountId && row.api_account_id !== caller.subAccountId)) return undefined;
+    return row;
   }
 
   /** A message row of an account, ids and order assigned here (not stored yet). */
@@ -204,17 +218,25 @@ export function createGatewayContext({
   }
 
   /**
-   * Stores an outgoing message already claimed by its sender (see repo.insertClaimedUnlessQueued):
-   * `sending` under `token`, or `queued` when older messages of the account still wait.
+   * Stores an outgoing message already claimed by its sender (see repo.insertClaimedUnlessQueuedWith):
+   * `sending` under `token`, or `queued` when older messages of the account still wait. Undefined,
+   * storing nothing, when the account is no longer online under the login it was read with, or its
+   * company has no package in force: the sender reads the account again and says why.
    */
   async function storeClaimedMessage(
-    account: { id: string; company_id: string; wxid: string },
+    account: WxAccountViewRow,
     m: IncomingMessage,
     token: string,
     leaseUntil: number,
   ) {
     const row = storedMessage(account, 'out', m, 'queued');
-    const status = await writes.write((w) => repo.insertClaimedUnlessQueued(w, row, token, leaseUntil));
+    const claim = { token, leaseUntil, loginId: account.current_login_id, now: Date.now() };
+    const status = await writes.write((w) => insertClaimedUnlessQueued(w, row, claim));
+    if (!status) {
+      known.forget(account.id);
+      return undefined;
+    }
+    known.keep(account);
     // A claimed message is still `queued` to clients until its outcome.
     publishMessage(account, row);
     return status === 'sending'
@@ -242,21 +264,36 @@ export function createGatewayContext({
    * crash never keeps one without the other), then told to the live consoles.
    */
   async function receive(account: AccountRef, message: IncomingMessage) {
+    // The account as this process last stored a message for it (known accounts), else as read now.
+    const seen = known.byId(account.accountId);
+    if (seen && (await storeReceived(seen, message))) return;
     const row = await repo.findAccountById(db, account.accountId);
-    if (row?.status !== 'online') return;
+    // Refused after this read too: logged out or in again since, the message's session is over.
+    if (row?.status === 'online') await storeReceived(row, message);
+  }
+
+  /**
+   * A received message stored with its callback event while the account is online under the login
+   * `row` was read with; false, storing nothing, when it is not.
+   */
+  async function storeReceived(row: WxAccountViewRow, message: IncomingMessage): Promise<boolean> {
     // The event's data comes from the stored row, so its ids are chosen first.
     const stored = storedMessage(row, 'in', message, 'sent');
     const { media: m, ...rest } = toMessage(stored, row.wxid);
     // Media travels as a reference: the program downloads it with getMsgImg / getMsgVideo.
     const data = { ...rest, media: m ? { ...m, mediaId: undefined, hasMedia: 'mediaId' in m } : null };
-    await withCallbacks([{ id: stored.id, event: eventFor(row, 'message', data) }], {
-      run: async (exec) => {
-        await repo.insertMessage(exec, stored);
-        return true;
-      },
-      statement: (exec) => repo.insertMessageStatement(exec, stored),
+    const loginId = row.current_login_id;
+    const [done] = await withCallbacks([{ id: stored.id, event: eventFor(row, 'message', data) }], {
+      run: (exec) => repo.insertReceived(exec, stored, loginId),
+      statement: (exec) => repo.insertReceivedStatement(exec, stored, loginId),
     });
+    if (!done) {
+      known.forget(row.id);
+      return false;
+    }
+    known.keep(row);
     publishMessage(row, stored);
+    return true;
   }
 
   return {
@@ -272,6 +309,7 @@ export function createGatewayContext({
     accountFor,
     onlineAccountFor,
     sendingAccountFor,
+    knownSendingAccount,
     storeMessage,
     storeClaimedMessage,
     publishMessage,

@@ -99,7 +99,7 @@ export const overdueLogins = (db: Kysely<DB>, now: number) =>
 /**
  * An account with its sub-account's name. A scalar subquery, not a join: on SQLite the join took
  * ~50 µs a row against ~6 µs (measured; same plan, two primary-key lookups either way), and every
- * send reads an account twice. The sub-account always exists (a foreign key, never deleted).
+ * call about an account reads one. The sub-account always exists (a foreign key, never deleted).
  */
 const accountWithSub = (db: Kysely<DB>) =>
   db
@@ -114,7 +114,7 @@ const accountWithSub = (db: Kysely<DB>) =>
     )
     .$narrowType<{ sub_account_name: NotNull }>();
 
-// findAccount, findAccountById: on every send (prepared: built and compiled once).
+// findAccount, findAccountById: on most calls about an account (prepared: built and compiled once).
 const findAccountQuery = preparedQuery(2, (db, companyId: string, wxid: string) =>
   accountWithSub(db).where('wx_accounts.company_id', '=', companyId).where('wx_accounts.wxid', '=', wxid),
 );
@@ -377,8 +377,8 @@ export const expiredOnline = (db: Kysely<DB>, now: number) =>
     .execute();
 
 // ---- messages
-/** Twice per send (the message and the reply): prepared. */
-export const insertMessage = preparedInsert('wx_messages', {
+/** Every column of a message (the type checks that none is missing). */
+const MESSAGE_COLUMN_SET: Record<keyof WxMessagesTable, true> = {
   id: true,
   company_id: true,
   wx_account_id: true,
@@ -398,11 +398,59 @@ export const insertMessage = preparedInsert('wx_messages', {
   create_time: true,
   created_at: true,
   seq: true,
-});
+};
+/** In one order: the guarded insert binds a row as a list. */
+const MESSAGE_COLUMNS = Object.keys(MESSAGE_COLUMN_SET) as Array<keyof WxMessagesTable>;
 
-/** insertMessage as a query returning the row's id (for GatewayContext.withCallbacks on PostgreSQL). */
-export const insertMessageStatement = (db: Kysely<DB>, row: Selectable<WxMessagesTable>) =>
-  db.insertInto('wx_messages').values(row).returning('id');
+/** A message queued to send later (paced): prepared. */
+export const insertMessage = preparedInsert('wx_messages', MESSAGE_COLUMN_SET);
+
+/**
+ * The condition of a guarded insert: the account is online under login `loginId` still, so what the
+ * writer took from an earlier read of it (its sub-account, device, company: a login sets them) is
+ * what it is now. The writer may have read it long before (GatewayContext's known accounts).
+ */
+const onlineUnder = (accountId: unknown, loginId: unknown) =>
+  sql<boolean>`exists (select 1 from "wx_accounts"
+    where "id" = ${accountId} and "status" = 'online' and "current_login_id" is not distinct from ${loginId})`;
+
+/** A message from the network, inserted only while its account is online under login `loginId`. */
+const receivedInsert = (db: Kysely<DB>, values: readonly unknown[], loginId: unknown) =>
+  db
+    .insertInto('wx_messages')
+    .columns(MESSAGE_COLUMNS)
+    .expression(
+      db
+        .selectNoFrom(MESSAGE_COLUMNS.map((c, i) => sql`${values[i]}`.as(c)))
+        .where(onlineUnder(values[MESSAGE_COLUMNS.indexOf('wx_account_id')], loginId)),
+    )
+    .returning('id');
+
+const insertReceivedQuery = preparedQuery(MESSAGE_COLUMNS.length + 1, (db, ...args: unknown[]) =>
+  receivedInsert(db, args.slice(0, MESSAGE_COLUMNS.length), args[MESSAGE_COLUMNS.length]),
+);
+
+/** Stores a received message while its account is online under login `loginId`; false when not. */
+export async function insertReceived(
+  db: Kysely<DB>,
+  row: Selectable<WxMessagesTable>,
+  loginId: string | null,
+): Promise<boolean> {
+  const values = MESSAGE_COLUMNS.map((c) => row[c]);
+  return (await insertReceivedQuery(db, ...values, loginId)).rows.length === 1;
+}
+
+/** insertReceived as a query returning the row's id (GatewayContext.withCallbacks on PostgreSQL). */
+export const insertReceivedStatement = (
+  db: Kysely<DB>,
+  row: Selectable<WxMessagesTable>,
+  loginId: string | null,
+) =>
+  receivedInsert(
+    db,
+    MESSAGE_COLUMNS.map((c) => row[c]),
+    loginId,
+  );
 
 /** The columns an outgoing message is stored with, apart from those of its claim. */
 const OUTGOING_COLUMNS = [
@@ -424,39 +472,46 @@ const OUTGOING_COLUMNS = [
   'seq',
 ] as const satisfies readonly (keyof WxMessagesTable)[];
 
-const insertClaimedQuery = preparedQuery(OUTGOING_COLUMNS.length + 2, (db, ...args: unknown[]) => {
-  const value = Object.fromEntries(OUTGOING_COLUMNS.map((c, i) => [c, args[i]])) as Record<
-    (typeof OUTGOING_COLUMNS)[number],
-    unknown
-  >;
-  const token = args[OUTGOING_COLUMNS.length];
-  const leaseUntil = args[OUTGOING_COLUMNS.length + 1];
-  // Decided inside the insert, so that no send of another process slips in between.
-  const waiting = sql`exists (select 1 from wx_messages where status = 'queued' and wx_account_id = ${value.wx_account_id})`;
-  return db
-    .insertInto('wx_messages')
-    .values({
-      ...(value as Insertable<DB['wx_messages']>),
-      status: sql`case when ${waiting} then 'queued' else 'sending' end`,
-      claim_token: sql`case when ${waiting} then null else cast(${token} as text) end`,
-      lease_until: sql`case when ${waiting} then null else cast(${leaseUntil} as bigint) end`,
-    })
-    .returning('status');
-});
-
 /**
  * Stores an outgoing message already claimed (`sending`, under `token` until `leaseUntil`), so its
  * sender needs no claim of its own; or `queued`, behind them, when older messages of the account
- * still wait in its queue. One statement either way; answers which.
+ * still wait in its queue. Stored only while the account is online under login `loginId` and its
+ * company has a package in force at `now` (the send's checks, made again by the insert itself: the
+ * sender may have read the account long before). One statement; answers which, or undefined when
+ * it stored nothing. Built once per gateway, with the packages module's expression for the slots.
  */
-export async function insertClaimedUnlessQueued(
-  db: Kysely<DB>,
-  row: Selectable<WxMessagesTable>,
-  token: string,
-  leaseUntil: number,
-): Promise<'sending' | 'queued'> {
-  const result = await insertClaimedQuery(db, ...OUTGOING_COLUMNS.map((c) => row[c]), token, leaseUntil);
-  return result.rows[0]!.status as 'sending' | 'queued';
+export function insertClaimedUnlessQueuedWith(activeSlotsOf: PackageService['activeSlotsOf']) {
+  const columns = [...OUTGOING_COLUMNS, 'status', 'claim_token', 'lease_until'] as const;
+  const query = preparedQuery(OUTGOING_COLUMNS.length + 4, (db, ...args: unknown[]) => {
+    const value = (c: (typeof OUTGOING_COLUMNS)[number]) => args[OUTGOING_COLUMNS.indexOf(c)];
+    const [token, leaseUntil, loginId, now] = args.slice(OUTGOING_COLUMNS.length);
+    // Decided inside the insert, so that no send of another process slips in between.
+    const waiting = sql`exists (select 1 from wx_messages where status = 'queued' and wx_account_id = ${value('wx_account_id')})`;
+    return db
+      .insertInto('wx_messages')
+      .columns(columns)
+      .expression(
+        db
+          .selectNoFrom([
+            ...OUTGOING_COLUMNS.map((c) => sql`${value(c)}`.as(c)),
+            sql`case when ${waiting} then 'queued' else 'sending' end`.as('status'),
+            sql`case when ${waiting} then null else cast(${token} as text) end`.as('claim_token'),
+            sql`case when ${waiting} then null else cast(${leaseUntil} as bigint) end`.as('lease_until'),
+          ])
+          .where(onlineUnder(value('wx_account_id'), loginId))
+          .where(sql<boolean>`${activeSlotsOf(sql`${value('company_id')}`, now as number)} > 0`),
+      )
+      .returning('status');
+  });
+  return async (
+    db: Kysely<DB>,
+    row: Selectable<WxMessagesTable>,
+    claim: { token: string; leaseUntil: number; loginId: string | null; now: number },
+  ): Promise<'sending' | 'queued' | undefined> => {
+    const values = OUTGOING_COLUMNS.map((c) => row[c]);
+    const result = await query(db, ...values, claim.token, claim.leaseUntil, claim.loginId, claim.now);
+    return result.rows[0]?.status as 'sending' | 'queued' | undefined;
+  };
 }
 
 export const findMessage = (db: Kysely<DB>, accountId: string, id: string) =>

@@ -3,6 +3,7 @@ import { AppError } from '../../lib/errors.js';
 import type { ApiCaller } from '../../lib/http.js';
 import type { GatewayContext } from './context.js';
 import { type OutgoingInput, toRaw, type WxAccountViewRow } from './mappers.js';
+import type { IncomingMessage } from './provider.js';
 import * as repo from './repo.js';
 
 /**
@@ -52,8 +53,9 @@ export interface SendQueueDeps {
  * - a send stores the message `queued` and drains the account's queue at once (one drain per
  *   account in a process: `kick`; the send call waits for its own message's outcome); unpaced, it
  *   stores the message already claimed instead (`sending`, its token and lease, unless older ones
- *   wait: repo.insertClaimedUnlessQueued) and the account's drain here sends it in turn, renewing
- *   the lease first if the wait brought it near its end (`stillClaimed`);
+ *   wait: repo.insertClaimedUnlessQueuedWith, which also checks the account is still online under
+ *   the login it was read with, and the package in force) and the account's drain here sends it in
+ *   turn, renewing the lease first if the wait brought it near its end (`stillClaimed`);
  * - draining claims, when paced, the account's send slot (`wx_accounts.next_send_at`), then the
  *   oldest queued message (`queued -> sending`, one statement: `repo.claimOldestQueued`);
  * - the provider's outcome settles it (`sending -> sent | failed`) in one transaction with its
@@ -341,6 +343,20 @@ export function createSendQueue(
   }
 
   /**
+   * A new outgoing message of `account`: unpaced, stored already claimed (or queued behind older
+   * ones), undefined when the insert found the account or its package no longer as read (nothing
+   * stored); paced, queued.
+   */
+  async function storeNew(account: WxAccountViewRow, m: IncomingMessage): Promise<QueuedMessage | undefined> {
+    if (sendIntervalMs > 0) return ctx.storeMessage(account, 'out', m, 'queued');
+    return ctx.storeClaimedMessage(account, m, randomUUID(), Date.now() + leaseMs);
+  }
+
+  /** hasContact for an account known from an earlier send: a failure only means "read it again". */
+  const hasContactOrNot = (account: WxAccountViewRow, peer: string) =>
+    provider.hasContact(ref(account), peer).catch(() => false);
+
+  /**
    * Sends the account's queued messages in order, across processes: each message is claimed first
    * (and, paced, the account's send slot before it, one send per interval). Only `kick` calls it.
    */
@@ -399,25 +415,30 @@ export function createSendQueue(
   return {
     /** sendMsg*: stored as queued, then sent at once when the account's send slot is free. */
     async send(caller: ApiCaller, wxid: string, peer: string, input: OutgoingInput) {
-      const { account, activeSlots } = await ctx.sendingAccountFor(caller, wxid);
-      if (activeSlots === 0) throw new AppError('PACKAGE_EXPIRED');
-      if (!(await provider.hasContact(ref(account), peer))) {
-        throw new AppError('BAD_REQUEST', `接收方 ${peer} 不在该账号的通讯录中`);
-      }
       const raw = toRaw(input);
-      const m = { peer, sender: account.wxid, ...raw };
       // Unpaced, the message is stored already claimed (one statement instead of an insert and a
       // claim) unless older ones wait in its queue; this process's drain of the account sends it in
-      // turn (`kick`).
-      let row: QueuedMessage;
-      let claimed: { message: QueuedMessage; token: string } | undefined;
-      if (sendIntervalMs === 0) {
-        const token = randomUUID();
-        row = await ctx.storeClaimedMessage(account, m, token, Date.now() + leaseMs);
-        if (row.status === 'sending') claimed = { message: row, token };
-      } else {
-        row = await ctx.storeMessage(account, 'out', m, 'queued');
+      // turn (`kick`). The insert checks the account and the package again, so it may start from the
+      // account as this process last sent from it (no read); anything refused is read and told.
+      const storeFrom = async (account: WxAccountViewRow) => {
+        const row = await storeNew(account, { peer, sender: account.wxid, ...raw });
+        return row && { account, row };
+      };
+      const known = sendIntervalMs === 0 ? ctx.knownSendingAccount(caller, wxid) : undefined;
+      let stored = known && (await hasContactOrNot(known, peer)) ? await storeFrom(known) : undefined;
+      if (!stored) {
+        const { account, activeSlots } = await ctx.sendingAccountFor(caller, wxid);
+        if (activeSlots === 0) throw new AppError('PACKAGE_EXPIRED');
+        if (!(await provider.hasContact(ref(account), peer))) {
+          throw new AppError('BAD_REQUEST', `接收方 ${peer} 不在该账号的通讯录中`);
+        }
+        stored = await storeFrom(account);
+        // Offline, or its package ended, between the read and the insert.
+        if (!stored) throw new AppError('ACCOUNT_OFFLINE');
       }
+      const { account, row } = stored;
+      const claimed =
+        row.status === 'sending' && row.claim_token ? { message: row, token: row.claim_token } : undefined;
       // Answered with the outcome when this process sends it soon; else `queued` (paced for later,
       // taken by another process, or behind a backlog), told later by event and callback. Stored
       // is acknowledged: a send call never waits on a long queue.
