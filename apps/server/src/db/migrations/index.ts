@@ -12,6 +12,7 @@ import * as m0010 from './0010_showcase_state.js';
 import * as m0011 from './0011_wechaty_devices.js';
 import * as m0012 from './0012_wechaty_leases.js';
 import * as m0013 from './0013_online_counts.js';
+import * as m0014 from './0014_partial_status_indexes.js';
 
 /**
  * Every migration, in order. Listed here rather than read from disk so the bundled server carries
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '0011_wechaty_devices': m0011,
   '0012_wechaty_leases': m0012,
   '0013_online_counts': m0013,
+  '0014_partial_status_indexes': m0014,
 };

@@ -538,6 +538,14 @@ export function history(
 
 // ---- the send queue (send-queue.ts): every claim and settle is one conditional update
 /**
+ * The statuses the queue's partial indexes hold (`wx_messages_queue`: queued, `wx_messages_lease`:
+ * sending; migration 0014), written into the statements as literals: a prepared statement's
+ * generic plan on PostgreSQL can use an index with a WHERE only when the statement's own text
+ * implies it, never through a bound value (SQLite plans with the bound value).
+ */
+const QUEUED = sql.lit<'queued'>('queued');
+const SENDING = sql.lit<'sending'>('sending');
+/**
  * Claims the account's send slot (pacing) and holds it until `holdUntil`; false when it is not free
  * yet. The holder frees it with `releaseSendSlot` once its send is settled.
  */
@@ -573,7 +581,7 @@ export const oldestQueued = (db: Kysely<DB>, accountId: string) =>
   db
     .selectFrom('wx_messages')
     .selectAll()
-    .where('status', '=', 'queued')
+    .where('status', '=', QUEUED)
     .where('wx_account_id', '=', accountId)
     .orderBy('seq')
     .limit(1)
@@ -587,19 +595,19 @@ const claimOldestQueuedQuery = preparedQuery(3, (db, accountId: string, token: s
       eb
         .selectFrom('wx_messages')
         .select('id')
-        .where('status', '=', 'queued')
+        .where('status', '=', QUEUED)
         .where('wx_account_id', '=', accountId)
         .orderBy('seq')
         .limit(1),
     )
-    .where('status', '=', 'queued')
+    .where('status', '=', QUEUED)
     .returningAll(),
 );
 const anyQueuedQuery = preparedQuery(1, (db, accountId: string) =>
   db
     .selectFrom('wx_messages')
     .select('id')
-    .where('status', '=', 'queued')
+    .where('status', '=', QUEUED)
     .where('wx_account_id', '=', accountId)
     .limit(1),
 );
@@ -703,8 +711,19 @@ export async function renewClaim(
   return Number(res.numUpdatedRows) === 1;
 }
 
-const onlineAccounts = (db: Kysely<DB>) =>
-  db.selectFrom('wx_accounts').select('id').where('status', '=', 'online');
+/**
+ * The message's account is online: a condition on each row (not `wx_account_id in (…)`, which SQLite
+ * would answer by reading every message of every online account through the account index).
+ */
+// biome-ignore lint/suspicious/noExplicitAny: used in updates of wx_messages of several shapes
+const accountOnline = (eb: ExpressionBuilder<any, 'wx_messages'>) =>
+  eb.exists(
+    eb
+      .selectFrom('wx_accounts')
+      .select(sql.lit(1).as('one'))
+      .whereRef('wx_accounts.id', '=', 'wx_messages.wx_account_id')
+      .where('wx_accounts.status', '=', 'online'),
+  );
 
 /**
  * Claims whose lease ran out (their process died mid-send) go back to the queue, when their account
@@ -714,37 +733,36 @@ export const requeueExpired = (db: Kysely<DB>, now: number) =>
   db
     .updateTable('wx_messages')
     .set({ status: 'queued', claim_token: null, lease_until: null })
-    .where('status', '=', 'sending')
+    .where('status', '=', SENDING)
     .where('lease_until', '<', now)
-    .where('wx_account_id', 'in', onlineAccounts(db))
+    .where(accountOnline)
     .execute();
 
 /**
  * Outgoing messages of accounts no longer online that nothing will send: still queued (the account
  * went offline past the logout's own clean-up), or claimed by a process that died. They fail with
- * the reason, never to be sent late when the account logs in again.
+ * the reason, never to be sent late when the account logs in again. Two statements, each reading
+ * the partial index of its status (an OR of the two would read the whole table).
  */
-export const failStranded = (db: Kysely<DB>, now: number, error: string) =>
-  db
-    .updateTable('wx_messages')
-    .set({ status: 'failed', error, claim_token: null, lease_until: null })
-    .where((eb) =>
-      eb.or([
-        eb('status', '=', 'queued'),
-        eb.and([eb('status', '=', 'sending'), eb('lease_until', '<', now)]),
-      ]),
-    )
-    .where('direction', '=', 'out')
-    .where('wx_account_id', 'not in', onlineAccounts(db))
-    .returning(['id', 'wx_account_id', 'peer', 'new_msg_id'])
-    .execute();
+export async function failStranded(db: Kysely<DB>, now: number, error: string) {
+  const fail = () =>
+    db
+      .updateTable('wx_messages')
+      .set({ status: 'failed', error, claim_token: null, lease_until: null })
+      .where('direction', '=', 'out')
+      .where((eb) => eb.not(accountOnline(eb)))
+      .returning(['id', 'wx_account_id', 'peer', 'new_msg_id']);
+  const queued = await fail().where('status', '=', QUEUED).execute();
+  const claimed = await fail().where('status', '=', SENDING).where('lease_until', '<', now).execute();
+  return [...queued, ...claimed];
+}
 
 export const failQueued = (db: Kysely<DB>, accountId: string, error: string) =>
   db
     .updateTable('wx_messages')
     .set({ status: 'failed', error })
     .where('wx_account_id', '=', accountId)
-    .where('status', '=', 'queued')
+    .where('status', '=', QUEUED)
     .returning(['id', 'peer', 'type', 'new_msg_id', 'create_time'])
     .execute();
 
@@ -755,7 +773,7 @@ export const accountsWithDueQueue = (db: Kysely<DB>, now: number) =>
     .innerJoin('wx_accounts', 'wx_accounts.id', 'wx_messages.wx_account_id')
     .select('wx_messages.wx_account_id as id')
     .distinct()
-    .where('wx_messages.status', '=', 'queued')
+    .where('wx_messages.status', '=', QUEUED)
     .where('wx_accounts.next_send_at', '<=', now)
     .limit(200)
     .execute();
