@@ -1,4 +1,4 @@
-import type { ControlledTransaction, Kysely } from 'kysely';
+import { type ControlledTransaction, type Kysely, sql } from 'kysely';
 import type { DB } from './schema.js';
 
 /**
@@ -49,6 +49,12 @@ export const FLUSH_AT = 8;
  * so SQLite's write lock is never held across a turn of the event loop. A unit must use the `trx`
  * it is given, never another transaction: it would wait for the batch that waits for it.
  */
+// Each unit's savepoint as plain statements on the batch's transaction: Kysely's savepoint() makes a
+// transaction object (a Kysely instance) per unit, 3.6 % of the server's time in the send benchmark.
+const SAVEPOINT = sql.raw('savepoint unit');
+const ROLLBACK_TO_SAVEPOINT = sql.raw('rollback to savepoint unit');
+const RELEASE_SAVEPOINT = sql.raw('release savepoint unit');
+
 export function groupCommitWrites(db: Kysely<DB>): Writes {
   let waiting: Unit[] = [];
   let scheduled = false;
@@ -70,14 +76,14 @@ export function groupCommitWrites(db: Kysely<DB>): Writes {
     }
     try {
       for (const unit of batch) {
-        const inUnit = await trx.savepoint('unit').execute();
+        await SAVEPOINT.execute(trx);
         try {
-          outcomes.push({ ok: true, value: await unit.work(inUnit) });
+          outcomes.push({ ok: true, value: await unit.work(trx) });
         } catch (err) {
-          await inUnit.rollbackToSavepoint('unit').execute();
+          await ROLLBACK_TO_SAVEPOINT.execute(trx);
           outcomes.push({ ok: false, err });
         }
-        await inUnit.releaseSavepoint('unit').execute();
+        await RELEASE_SAVEPOINT.execute(trx);
       }
       await trx.commit().execute();
     } catch (err) {
