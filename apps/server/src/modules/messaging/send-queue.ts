@@ -426,15 +426,15 @@ export function createSendQueue(
       };
       const known = sendIntervalMs === 0 ? ctx.knownSendingAccount(caller, wxid) : undefined;
       let stored = known && (await hasContactOrNot(known, peer)) ? await storeFrom(known) : undefined;
-      if (!stored) {
+      // Refused after a read: the account or the package changed in between; the next read says how.
+      for (let reads = 0; !stored; reads++) {
+        if (reads === 2) throw new AppError('ACCOUNT_OFFLINE');
         const { account, activeSlots } = await ctx.sendingAccountFor(caller, wxid);
         if (activeSlots === 0) throw new AppError('PACKAGE_EXPIRED');
         if (!(await provider.hasContact(ref(account), peer))) {
           throw new AppError('BAD_REQUEST', `接收方 ${peer} 不在该账号的通讯录中`);
         }
         stored = await storeFrom(account);
-        // Offline, or its package ended, between the read and the insert.
-        if (!stored) throw new AppError('ACCOUNT_OFFLINE');
       }
       const { account, row } = stored;
       const claimed =
