@@ -132,9 +132,13 @@ export function createGatewayContext({
     }
   }
 
-  /** The account found, if the caller may see it (its company's; a sub-account caller only its own), else 404. */
+  /** The caller may see the account of its company: all of them, a sub-account caller only its own. */
+  const mayCall = (caller: ApiCaller, row: WxAccountViewRow) =>
+    !caller.subAccountId || row.api_account_id === caller.subAccountId;
+
+  /** The account found, if the caller may see it, else 404. */
   function visibleTo<T extends WxAccountViewRow>(caller: ApiCaller, row: T | undefined): T {
-    if (!row || (caller.subAccountId && row.api_account_id !== caller.subAccountId)) {
+    if (!row || !mayCall(caller, row)) {
       throw new AppError('NOT_FOUND', '微信账号不存在');
     }
     return row;
@@ -169,8 +173,7 @@ export function createGatewayContext({
    */
   function knownSendingAccount(caller: ApiCaller, wxid: string): WxAccountViewRow | undefined {
     const row = known.byWxid(caller.companyId, wxid);
-    if (!row || (caller.subAccountId && row.api_account_id !== caller.subAccountId)) return undefined;
-    return row;
+    return row && mayCall(caller, row) ? row : undefined;
   }
 
   /** A message row of an account, ids and order assigned here (not stored yet). */

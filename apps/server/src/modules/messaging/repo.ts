@@ -452,25 +452,10 @@ export const insertReceivedStatement = (
     loginId,
   );
 
+/** A claim's columns, which the claimed insert sets itself. */
+const CLAIM_COLUMNS: ReadonlyArray<keyof WxMessagesTable> = ['status', 'claim_token', 'lease_until'];
 /** The columns an outgoing message is stored with, apart from those of its claim. */
-const OUTGOING_COLUMNS = [
-  'id',
-  'company_id',
-  'wx_account_id',
-  'new_msg_id',
-  'direction',
-  'peer',
-  'sender',
-  'type',
-  'app_type',
-  'content',
-  'media',
-  'error',
-  'sent_at',
-  'create_time',
-  'created_at',
-  'seq',
-] as const satisfies readonly (keyof WxMessagesTable)[];
+const OUTGOING_COLUMNS = MESSAGE_COLUMNS.filter((c) => !CLAIM_COLUMNS.includes(c));
 
 /**
  * Stores an outgoing message already claimed (`sending`, under `token` until `leaseUntil`), so its
@@ -481,9 +466,9 @@ const OUTGOING_COLUMNS = [
  * it stored nothing. Built once per gateway, with the packages module's expression for the slots.
  */
 export function insertClaimedUnlessQueuedWith(activeSlotsOf: PackageService['activeSlotsOf']) {
-  const columns = [...OUTGOING_COLUMNS, 'status', 'claim_token', 'lease_until'] as const;
+  const columns = [...OUTGOING_COLUMNS, ...CLAIM_COLUMNS];
   const query = preparedQuery(OUTGOING_COLUMNS.length + 4, (db, ...args: unknown[]) => {
-    const value = (c: (typeof OUTGOING_COLUMNS)[number]) => args[OUTGOING_COLUMNS.indexOf(c)];
+    const value = (c: keyof WxMessagesTable) => args[OUTGOING_COLUMNS.indexOf(c)];
     const [token, leaseUntil, loginId, now] = args.slice(OUTGOING_COLUMNS.length);
     // Decided inside the insert, so that no send of another process slips in between.
     const waiting = sql`exists (select 1 from wx_messages where status = 'queued' and wx_account_id = ${value('wx_account_id')})`;
