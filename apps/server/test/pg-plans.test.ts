@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, migrateToLatest, openDatabase } from '../src/db/index.js';
 import type { DB } from '../src/db/schema.js';
@@ -15,6 +16,8 @@ describe.skipIf(!dialects.includes('postgres'))('plans whatever the statistics (
   let schema: { schema: string; drop: () => Promise<void> };
   let database: Database;
   let db: Kysely<DB>;
+  /** The database's clock for its prepared statements' replanning rounds (db/pg-statements.ts). */
+  let clockAt = Date.now();
 
   beforeAll(async () => {
     schema = await createPgSchema();
@@ -23,6 +26,7 @@ describe.skipIf(!dialects.includes('postgres'))('plans whatever the statistics (
       databaseUrl: process.env.TEST_DATABASE_URL!,
       pgSchema: schema.schema,
       poolSize: 1,
+      clock: () => clockAt,
     });
     db = database.db;
     await withSchemaChangeLock(() => migrateToLatest(db));
@@ -195,5 +199,37 @@ describe.skipIf(!dialects.includes('postgres'))('plans whatever the statistics (
       { id: 'm020001', status: 'sent', claim_token: null },
       { id: 'm020032', status: 'sending', claim_token: 'token20032' },
     ]);
+  });
+
+  it('a lookup first planned on an empty table reads one index entry once the table has grown (next replanning round)', async () => {
+    await sql`alter table wx_accounts set (autovacuum_enabled = false)`.execute(db);
+    // Prepared and planned (five custom plans, then the generic one) while wx_accounts is empty and
+    // was never analysed: the plan walks the company's index by first login, filtering on wxid.
+    for (let i = 0; i < 8; i++)
+      expect(await messaging.accountToConfirm(db, 'c', `wxid_none${i}`)).toBeUndefined();
+    // Written by another connection (this one's plans stay as they are: changing its
+    // session_replication_role, as bulkInsert does, would drop them).
+    const other = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL! });
+    await other.connect();
+    try {
+      await other.query(`set search_path = ${schema.schema}`);
+      await other.query('set session_replication_role = replica');
+      await other.query(`
+        insert into wx_accounts (id, company_id, api_account_id, wxid, nickname, avatar, alias, device_id,
+          status, first_login_at, last_login_at, updated_at)
+        select 'acc' || lpad(i::text, 6, '0'), 'c', 'a', 'wxid_' || lpad(i::text, 6, '0'), '客户', '', '', 'd',
+          'offline', i, i, i
+        from generate_series(1, 3000) as i`);
+    } finally {
+      await other.end();
+    }
+    clockAt += 6_000; // the process is 6 s old: its first replanning round
+    const indexes = async () =>
+      (await entriesRead('wx_accounts_company_first')) + (await entriesRead('wx_accounts_company_wxid'));
+    const before = await indexes();
+    const found = await messaging.accountToConfirm(db, 'c', 'wxid_001500');
+    expect(found?.id).toBe('acc001500');
+    // By (company, wxid): one entry. The plan made on the empty table read all 3,000 of the company's.
+    expect((await indexes()) - before).toBeLessThanOrEqual(2);
   });
 });

@@ -39,6 +39,8 @@ export interface OpenOptions {
   poolWaitMs?: number;
   /** PostgreSQL: statements with parameters prepared once per connection (default; db/pg-statements.ts). */
   preparedStatements?: boolean;
+  /** PostgreSQL: the clock of the prepared statements' replanning rounds (db/pg-statements.ts; tests move it). */
+  clock?: () => number;
   /** Where a problem of the SQLite checkpoint thread is reported (default: a process warning). */
   warn?: (message: string) => void;
 }
@@ -64,7 +66,10 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     });
     const db = new Kysely<DB>({
       dialect: new PostgresDialect({
-        pool: opts.preparedStatements === false ? pool : namedStatementPool(pool),
+        pool:
+          opts.preparedStatements === false
+            ? pool
+            : namedStatementPool(pool, opts.clock ? { clock: opts.clock } : {}),
       }),
     });
     return {

@@ -31,9 +31,24 @@ export const PLAN_EACH_TIME = '/* plan each time */';
  *   `max_prepared_statements`) statements would land on other server connections: turn it off there
  *   (DATABASE_PREPARED_STATEMENTS=false).
  */
-export function namedStatementPool(pool: pg.Pool): PostgresPool {
+export function namedStatementPool(
+  pool: pg.Pool,
+  { clock = Date.now }: { clock?: () => number } = {},
+): PostgresPool {
   const names = new Map<string, string>();
   let made = 0;
+  const startedAt = clock();
+  const roundNow = () => replanRound(clock() - startedAt);
+  /** The replanning round each connection's plans were made in (see replanRound). */
+  const roundOf = new WeakMap<pg.PoolClient, number>();
+  /** A connection's first query of a new round, outside a transaction, goes after its plans. */
+  function replanDue(client: pg.PoolClient) {
+    const round = roundNow();
+    if (roundOf.get(client)! >= round || client.getTransactionStatus() !== 'I') return false;
+    roundOf.set(client, round);
+    return true;
+  }
+
   const nameOf = (text: string) => {
     let name = names.get(text);
     if (name === undefined && names.size < MAX_NAMED_STATEMENTS) {
@@ -61,13 +76,17 @@ export function namedStatementPool(pool: pg.Pool): PostgresPool {
     let kept = wrapped.get(client);
     if (kept) return kept;
     // Kysely hands over a fresh array of values for each query: passed on as it is, not copied.
+    const send = (text: string, values?: unknown[]) => {
+      const name = values?.length && !text.includes(PLAN_EACH_TIME) ? nameOf(text) : undefined;
+      return name ? run(client, text, name, values!) : client.query(text, values);
+    };
     // biome-ignore lint/suspicious/noExplicitAny: Kysely's client type has two overloads (text, cursor)
     const query: any = (textOrCursor: unknown, values?: unknown[]) => {
       if (typeof textOrCursor !== 'string') return client.query(textOrCursor as pg.Submittable);
-      const name =
-        values?.length && !textOrCursor.includes(PLAN_EACH_TIME) ? nameOf(textOrCursor) : undefined;
-      return name ? run(client, textOrCursor, name, values!) : client.query(textOrCursor, values);
+      if (replanDue(client)) return client.query('discard plans').then(() => send(textOrCursor, values));
+      return send(textOrCursor, values);
     };
+    roundOf.set(client, roundNow()); // a new connection has no plans yet
     kept = { query, release: () => client.release() };
     wrapped.set(client, kept);
     return kept;
@@ -77,6 +96,30 @@ export function namedStatementPool(pool: pg.Pool): PostgresPool {
     connect: async () => wrap(await pool.connect()),
     end: () => pool.end(),
   };
+}
+
+/**
+ * Which replanning round a process `ageMs` old is in: 0 for its first 5 seconds, then a new round
+ * at 5, 10, 20, 40 s … (each at twice the age of the last) up to 2,560 s, then one an hour after it.
+ *
+ * Why: a named statement's generic plan is kept by its connection until a table's statistics change,
+ * and on a young database they do not change for a while (autovacuum looks once a minute, and
+ * analyses a table only after enough of it changed). A plan made while a table was empty can pick
+ * the wrong index, and the wrong one costs more with every row: a login's lookup of an account by
+ * (company, wxid) walked the company's index by first login, every account of the company, from
+ * the first seconds of a benchmark on a fresh database to its end (3,000 accounts: ~1,500 index
+ * entries a lookup, 1.7 ms). Each connection discards its plans (`DISCARD PLANS`: its statements stay
+ * prepared, only planned again) at its first query of a new round, so a plan is at most twice as old
+ * as the tables it was made for, within the first hour, and at most an hour old after it.
+ */
+export function replanRound(ageMs: number): number {
+  const FIRST_MS = 5_000;
+  const DOUBLINGS = 10;
+  const HOUR_MS = 3_600_000;
+  if (ageMs < FIRST_MS) return 0;
+  const lastDoublingAt = FIRST_MS * 2 ** (DOUBLINGS - 1); // 2,560 s
+  if (ageMs < lastDoublingAt) return Math.floor(Math.log2(ageMs / FIRST_MS)) + 1;
+  return DOUBLINGS + Math.floor((ageMs - lastDoublingAt) / HOUR_MS);
 }
 
 const planChanged = (err: unknown) =>

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Database, migrateToLatest, openDatabase } from './index.js';
-import { preparedQuery } from './prepared.js';
+import { preparedInsertMany, preparedQuery } from './prepared.js';
 
 let database: Database | undefined;
 afterEach(async () => {
@@ -65,5 +65,26 @@ describe('preparedQuery', () => {
       d.insertInto('settings').values({ key, value: 'v', updated_at: 1 }),
     );
     await expect(wrong(db, 't.x', 2)).rejects.toThrow('does not use its argument(s) 1');
+  });
+});
+
+describe('preparedInsertMany', () => {
+  it('inserts any number of rows in one statement, values as given (quotes, emoji, numbers)', async () => {
+    const db = await migrated();
+    const insert = preparedInsertMany('settings', { key: true, value: true, updated_at: true });
+    const rows = Array.from({ length: 1200 }, (_, i) => ({
+      key: `t.${String(i).padStart(4, '0')}`,
+      value: i % 2 ? `它's "quoted" 😀 ${i}` : '',
+      updated_at: 1_732_700_000_000 + i,
+    }));
+    await insert(db, rows); // over SQLite's 999 bound values if each were a parameter
+    await insert(db, []); // nothing to do
+    const stored = await db
+      .selectFrom('settings')
+      .selectAll()
+      .where('key', 'like', 't.%')
+      .orderBy('key')
+      .execute();
+    expect(stored).toEqual(rows);
   });
 });

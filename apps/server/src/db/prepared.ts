@@ -1,9 +1,10 @@
 import {
   type Compilable,
-  type CompiledQuery,
+  CompiledQuery,
   createQueryId,
   type Insertable,
   type Kysely,
+  PostgresAdapter,
   type QueryResult,
   type Selectable,
 } from 'kysely';
@@ -63,4 +64,31 @@ export function preparedInsert<T extends keyof DB>(table: T, columns: Record<key
     db.insertInto(table).values(Object.fromEntries(names.map((c, i) => [c, values[i]])) as Insertable<DB[T]>),
   );
   return (db: Kysely<DB>, row: Selectable<DB[T]>) => insert(db, ...names.map((c) => row[c]));
+}
+
+/**
+ * A prepared insert of any number of whole rows of `table` in one statement with one parameter: the
+ * rows as a JSON array, taken apart by the database (PostgreSQL `json_populate_recordset`, by the
+ * table's column types; SQLite `json_each`). One statement text for every number of rows, so it is
+ * prepared once per connection; no per-row work for Kysely (a builder with 61 rows of 15 columns:
+ * ~0.5 ms); no limit on bound values (SQLite's would need chunks). Values must be strings, finite
+ * numbers or null, as JSON carries them.
+ */
+export function preparedInsertMany<T extends keyof DB>(
+  table: T,
+  columns: Record<keyof DB[T] & string, true>,
+) {
+  const names = Object.keys(columns) as Array<keyof Selectable<DB[T]> & string>;
+  const id = (name: string) => `"${name}"`;
+  const list = names.map(id).join(', ');
+  const byDialect = {
+    postgres: `insert into ${id(table)} (${list}) select ${list} from json_populate_recordset(null::${id(table)}, $1::json)`,
+    sqlite: `insert into ${id(table)} (${list}) select ${names.map((c) => `value ->> '${c}'`).join(', ')} from json_each(?)`,
+  };
+  return async (db: Kysely<DB>, rows: ReadonlyArray<Selectable<DB[T]>>) => {
+    if (rows.length === 0) return;
+    const text = db.getExecutor().adapter instanceof PostgresAdapter ? byDialect.postgres : byDialect.sqlite;
+    // Each row's columns by name: any other field of a row object is ignored by both databases.
+    await db.executeQuery(CompiledQuery.raw(text, [JSON.stringify(rows)]));
+  };
 }

@@ -406,6 +406,7 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
           name: `iPad-${deviceId.slice(0, 4).toUpperCase()}`,
           proxy,
           wxid: null,
+          login_count: 0,
           created_at: now,
           last_login_at: null,
         });
@@ -432,7 +433,13 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
         logout_reason: null,
       });
       const { qrContent } = await provider.startLogin({ loginId, deviceId, proxy });
-      const svg = await QRCode.toString(qrContent, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
+      // One byte-mode segment: the library's search for the shortest mix of modes (a graph of
+      // every split of the text) cost more than the rest of the code (~0.8 of ~1.1 ms a login).
+      const svg = await QRCode.toString([{ data: Buffer.from(qrContent), mode: 'byte' }], {
+        type: 'svg',
+        margin: 1,
+        errorCorrectionLevel: 'M',
+      });
       return {
         instanceId: loginId,
         deviceId,

@@ -2,7 +2,6 @@ import { ACTIVE_QR_STATES } from '@wxc/contract';
 import {
   type Expression,
   type ExpressionBuilder,
-  type Insertable,
   type Kysely,
   type NotNull,
   PostgresAdapter,
@@ -13,7 +12,7 @@ import {
 } from 'kysely';
 import { PLAN_EACH_TIME } from '../../db/pg-statements.js';
 import { preparedInsert, preparedQuery } from '../../db/prepared.js';
-import type { DB, WxAccountsTable, WxDevicesTable, WxLoginsTable, WxMessagesTable } from '../../db/schema.js';
+import type { DB, WxAccountsTable, WxLoginsTable, WxMessagesTable } from '../../db/schema.js';
 import type { PackageService } from '../packages/service.js';
 import type { WxAccountViewRow } from './mappers.js';
 
@@ -21,8 +20,17 @@ import type { WxAccountViewRow } from './mappers.js';
 // api_accounts for a sub-account's name).
 
 // ---- devices
-export const insertDevice = (db: Kysely<DB>, row: Insertable<WxDevicesTable>) =>
-  db.insertInto('wx_devices').values(row).execute();
+export const insertDevice = preparedInsert('wx_devices', {
+  id: true,
+  company_id: true,
+  api_account_id: true,
+  name: true,
+  proxy: true,
+  wxid: true,
+  login_count: true,
+  created_at: true,
+  last_login_at: true,
+});
 
 export const findDevice = (db: Kysely<DB>, companyId: string, id: string) =>
   db
@@ -33,19 +41,41 @@ export const findDevice = (db: Kysely<DB>, companyId: string, id: string) =>
     .executeTakeFirst();
 
 /** A login on the device confirmed: it remembers the account, and counts the login. */
-export const recordDeviceLogin = (db: Kysely<DB>, id: string, wxid: string, at: number) =>
+export const recordDeviceLogin = preparedQuery(3, (db, id: string, wxid: string, at: number) =>
   db
     .updateTable('wx_devices')
     .set({ wxid, login_count: sql`login_count + 1`, last_login_at: at })
-    .where('id', '=', id)
-    .execute();
+    .where('id', '=', id),
+);
 
 // ---- logins (QR codes)
-export const insertLogin = (db: Kysely<DB>, row: Insertable<WxLoginsTable>) =>
-  db.insertInto('wx_logins').values(row).execute();
+export const insertLogin = preparedInsert('wx_logins', {
+  id: true,
+  company_id: true,
+  api_account_id: true,
+  device_id: true,
+  proxy: true,
+  state: true,
+  result: true,
+  verify_code: true,
+  scanner_nickname: true,
+  scanner_avatar: true,
+  wx_account_id: true,
+  wxid: true,
+  expires_at: true,
+  started_at: true,
+  scanned_at: true,
+  logged_in_at: true,
+  ended_at: true,
+  logout_reason: true,
+});
 
-export const findLogin = (db: Kysely<DB>, id: string) =>
-  db.selectFrom('wx_logins').selectAll().where('id', '=', id).executeTakeFirst();
+// A login is read on each of its steps (scan, confirm, check): prepared.
+const findLoginQuery = preparedQuery(1, (db, id: string) =>
+  db.selectFrom('wx_logins').selectAll().where('id', '=', id),
+);
+export const findLogin = async (db: Kysely<DB>, id: string): Promise<Selectable<WxLoginsTable> | undefined> =>
+  (await findLoginQuery(db, id)).rows[0];
 
 /** A login with its device's name (the phone page's view), in one statement. */
 export const findLoginWithDeviceName = (db: Kysely<DB>, id: string) =>
@@ -149,9 +179,38 @@ const findAccountByIdQuery = preparedQuery(1, (db, id: string) =>
 export const findAccountById = async (db: Kysely<DB>, id: string): Promise<WxAccountViewRow | undefined> =>
   (await findAccountByIdQuery(db, id)).rows[0];
 
+/** A new account's columns: all but those with a default (remark, next_send_at). */
+type NewAccount = Omit<Selectable<WxAccountsTable>, 'remark' | 'next_send_at'>;
+const NEW_ACCOUNT = {
+  id: true,
+  company_id: true,
+  api_account_id: true,
+  wxid: true,
+  nickname: true,
+  avatar: true,
+  alias: true,
+  device_id: true,
+  status: true,
+  online_since: true,
+  last_offline_at: true,
+  logout_reason: true,
+  expire_at: true,
+  current_login_id: true,
+  first_login_at: true,
+  last_login_at: true,
+  updated_at: true,
+} satisfies Record<keyof NewAccount, true>;
+const NEW_ACCOUNT_COLUMNS = Object.keys(NEW_ACCOUNT) as Array<keyof NewAccount>;
+const insertAccountQuery = preparedQuery(NEW_ACCOUNT_COLUMNS.length, (db, ...values: unknown[]) =>
+  db
+    .insertInto('wx_accounts')
+    .values(Object.fromEntries(NEW_ACCOUNT_COLUMNS.map((c, i) => [c, values[i]])) as NewAccount)
+    .returningAll(),
+);
+
 /** Inserts an account; answers the row as written. */
-export const insertAccount = (db: Kysely<DB>, row: Insertable<WxAccountsTable>) =>
-  db.insertInto('wx_accounts').values(row).returningAll().executeTakeFirstOrThrow();
+export const insertAccount = async (db: Kysely<DB>, row: NewAccount): Promise<Selectable<WxAccountsTable>> =>
+  (await insertAccountQuery(db, ...NEW_ACCOUNT_COLUMNS.map((c) => row[c]))).rows[0]!;
 
 export const updateAccount = (db: Kysely<DB>, id: string, patch: Updateable<WxAccountsTable>) =>
   db.updateTable('wx_accounts').set(patch).where('id', '=', id).execute();

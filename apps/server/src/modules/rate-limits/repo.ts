@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
 import type { DB } from '../../db/schema.js';
 
 /**
@@ -14,9 +14,26 @@ export async function hitMany(
   hits: { key: string; n: number; windowMs: number }[],
   now: number,
 ): Promise<{ key: string; count: number; reset_at: number }[]> {
-  const rows = [...hits]
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-    .map((h) => ({ key: h.key, count: h.n, reset_at: now + h.windowMs }));
+  const sorted = [...hits].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    // The same upsert with the batch as three arrays: one statement text for every batch size
+    // (prepared once per connection), and nothing for Kysely to build per batch (a builder with
+    // one row per key cost ~4 % of the server's time in a PostgreSQL login benchmark).
+    const { rows } = await sql<{ key: string; count: number; reset_at: number }>`
+      insert into rate_windows (key, count, reset_at)
+      select h.key, h.n, ${now}::bigint + h.window_ms
+        from unnest(${sorted.map((h) => h.key)}::text[], ${sorted.map((h) => h.n)}::int[],
+                    ${sorted.map((h) => h.windowMs)}::bigint[]) with ordinality as h(key, n, window_ms, i)
+        order by h.i
+      on conflict (key) do update set
+        count = case when rate_windows.reset_at <= ${now} then excluded.count
+                     else rate_windows.count + excluded.count end,
+        reset_at = case when rate_windows.reset_at <= ${now} then excluded.reset_at
+                        else rate_windows.reset_at end
+      returning key, count, reset_at`.execute(db);
+    return rows;
+  }
+  const rows = sorted.map((h) => ({ key: h.key, count: h.n, reset_at: now + h.windowMs }));
   return db
     .insertInto('rate_windows')
     .values(rows)

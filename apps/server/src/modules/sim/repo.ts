@@ -1,34 +1,51 @@
-import type { Insertable, Kysely } from 'kysely';
-import { preparedQuery } from '../../db/prepared.js';
+import type { Kysely, Selectable } from 'kysely';
+import { preparedInsertMany, preparedQuery } from '../../db/prepared.js';
 import type { DB, SimContactsTable, SimRoomMembersTable } from '../../db/schema.js';
 
-export async function hasNetwork(db: Kysely<DB>, accountId: string): Promise<boolean> {
-  return (
-    (await db
-      .selectFrom('sim_contacts')
-      .select('id')
-      .where('wx_account_id', '=', accountId)
-      .limit(1)
-      .executeTakeFirst()) !== undefined
-  );
-}
+const anyContactQuery = preparedQuery(1, (db, accountId: string) =>
+  db.selectFrom('sim_contacts').select('id').where('wx_account_id', '=', accountId).limit(1),
+);
 
+/** The account's simulated network is stored (its first login made it). */
+export const hasNetwork = async (db: Kysely<DB>, accountId: string): Promise<boolean> =>
+  (await anyContactQuery(db, accountId)).rows.length > 0;
+
+const insertContacts = preparedInsertMany('sim_contacts', {
+  id: true,
+  wx_account_id: true,
+  contact_wxid: true,
+  kind: true,
+  nickname: true,
+  remark: true,
+  alias: true,
+  avatar: true,
+  sex: true,
+  signature: true,
+  country: true,
+  province: true,
+  city: true,
+  owner: true,
+  unreachable: true,
+});
+const insertRoomMembers = preparedInsertMany('sim_room_members', {
+  id: true,
+  wx_account_id: true,
+  room_id: true,
+  member_wxid: true,
+  nickname: true,
+  display_name: true,
+  inviter: true,
+  avatar: true,
+});
+
+/** An account's whole simulated network: its contacts and the members of its rooms, two statements. */
 export async function insertNetwork(
   db: Kysely<DB>,
-  contacts: Insertable<SimContactsTable>[],
-  members: Insertable<SimRoomMembersTable>[],
+  contacts: Selectable<SimContactsTable>[],
+  members: Selectable<SimRoomMembersTable>[],
 ) {
-  // Chunked: SQLite limits the number of bound values per statement.
-  for (let i = 0; i < contacts.length; i += 50)
-    await db
-      .insertInto('sim_contacts')
-      .values(contacts.slice(i, i + 50))
-      .execute();
-  for (let i = 0; i < members.length; i += 50)
-    await db
-      .insertInto('sim_room_members')
-      .values(members.slice(i, i + 50))
-      .execute();
+  await insertContacts(db, contacts);
+  await insertRoomMembers(db, members);
 }
 
 export const contacts = (db: Kysely<DB>, accountId: string) =>
