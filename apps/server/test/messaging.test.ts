@@ -460,16 +460,26 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
           .select('contact_wxid')
           .where('wx_account_id', '=', account.id)
           .execute();
+      const membersOf = () =>
+        t.database.db
+          .selectFrom('sim_room_members')
+          .select(['room_id', 'member_wxid'])
+          .where('wx_account_id', '=', account.id)
+          .execute();
       const written = (await contactsOf()).length;
+      const members = (await membersOf()).length;
       expect(written).toBeGreaterThan(0);
+      expect(members).toBeGreaterThan(0);
       // As before its first login: no address book yet.
       await t.database.db.deleteFrom('sim_room_members').where('wx_account_id', '=', account.id).execute();
       await t.database.db.deleteFrom('sim_contacts').where('wx_account_id', '=', account.id).execute();
       const ref = { accountId: account.id, companyId: account.company_id, wxid: account.wxid, deviceId };
       const provider = t.app.services.simulator!.provider;
-      // Without one writer at a time both find none and the second's insert collides.
+      // Both find none and write: the second's rows collide with the first's and are skipped (an
+      // error, or a second copy of each room's members, without the unique keys).
       await Promise.all([provider.accountOnline(ref), provider.accountOnline(ref)]);
       expect((await contactsOf()).length).toBe(written);
+      expect((await membersOf()).length).toBe(members);
     });
 
     it('checkQrCode and checkQrCodeLoop say why a refused login ended (the console needs no phone-side call)', async () => {

@@ -87,4 +87,22 @@ describe('preparedInsertMany', () => {
       .execute();
     expect(stored).toEqual(rows);
   });
+
+  it('with skipConflicts, rows that break a unique key are left out and the others written', async () => {
+    const db = await migrated();
+    const insert = preparedInsertMany(
+      'settings',
+      { key: true, value: true, updated_at: true },
+      { skipConflicts: true },
+    );
+    await insert(db, [{ key: 't.a', value: 'first', updated_at: 1 }]);
+    await insert(db, [
+      { key: 't.a', value: 'second', updated_at: 2 },
+      { key: 't.b', value: 'new', updated_at: 2 },
+    ]);
+    expect(await keys(db)).toEqual([
+      { key: 't.a', value: 'first' },
+      { key: 't.b', value: 'new' },
+    ]);
+  });
 });

@@ -77,13 +77,17 @@ export function preparedInsert<T extends keyof DB>(table: T, columns: Record<key
 export function preparedInsertMany<T extends keyof DB>(
   table: T,
   columns: Record<keyof DB[T] & string, true>,
+  { skipConflicts = false }: { skipConflicts?: boolean } = {},
 ) {
   const names = Object.keys(columns) as Array<keyof Selectable<DB[T]> & string>;
   const id = (name: string) => `"${name}"`;
   const list = names.map(id).join(', ');
+  // A row that would break a unique key is left out (the others are written); SQLite needs the
+  // `where true` to read `on conflict` as the insert's (not as part of the select).
+  const onConflict = skipConflicts ? ' where true on conflict do nothing' : '';
   const byDialect = {
-    postgres: `insert into ${id(table)} (${list}) select ${list} from json_populate_recordset(null::${id(table)}, $1::json)`,
-    sqlite: `insert into ${id(table)} (${list}) select ${names.map((c) => `value ->> '${c}'`).join(', ')} from json_each(?)`,
+    postgres: `insert into ${id(table)} (${list}) select ${list} from json_populate_recordset(null::${id(table)}, $1::json)${onConflict}`,
+    sqlite: `insert into ${id(table)} (${list}) select ${names.map((c) => `value ->> '${c}'`).join(', ')} from json_each(?)${onConflict}`,
   };
   return async (db: Kysely<DB>, rows: ReadonlyArray<Selectable<DB[T]>>) => {
     if (rows.length === 0) return;

@@ -1,8 +1,9 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** A seeded random generator: the same device always yields the same person and contacts. */
 export function seededRandom(seed: string): () => number {
-  let h = createHash('sha256').update(seed).digest().readUInt32LE(0);
+  // One-shot hashes (no Hash object): a new account's network makes ~150 of them.
+  let h = hash('sha256', seed, 'buffer').readUInt32LE(0);
   return () => {
     h = (h + 0x6d2b79f5) | 0;
     let t = Math.imul(h ^ (h >>> 15), 1 | h);
@@ -101,7 +102,7 @@ export interface SimNetwork {
 }
 
 const pick = <T>(rand: () => number, list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
-const idPart = (seed: string, n = 10) => createHash('sha256').update(seed).digest('hex').slice(0, n);
+const idPart = (seed: string, n = 10) => hash('sha256', seed, 'hex').slice(0, n);
 
 function person(seed: string): SimPerson {
   const rand = seededRandom(seed);

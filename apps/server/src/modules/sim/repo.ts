@@ -10,43 +10,56 @@ const anyContactQuery = preparedQuery(1, (db, accountId: string) =>
 export const hasNetwork = async (db: Kysely<DB>, accountId: string): Promise<boolean> =>
   (await anyContactQuery(db, accountId)).rows.length > 0;
 
-const insertContacts = preparedInsertMany('sim_contacts', {
-  id: true,
-  wx_account_id: true,
-  contact_wxid: true,
-  kind: true,
-  nickname: true,
-  remark: true,
-  alias: true,
-  avatar: true,
-  sex: true,
-  signature: true,
-  country: true,
-  province: true,
-  city: true,
-  owner: true,
-  unreachable: true,
-});
-const insertRoomMembers = preparedInsertMany('sim_room_members', {
-  id: true,
-  wx_account_id: true,
-  room_id: true,
-  member_wxid: true,
-  nickname: true,
-  display_name: true,
-  inviter: true,
-  avatar: true,
-});
+const insertContacts = preparedInsertMany(
+  'sim_contacts',
+  {
+    id: true,
+    wx_account_id: true,
+    contact_wxid: true,
+    kind: true,
+    nickname: true,
+    remark: true,
+    alias: true,
+    avatar: true,
+    sex: true,
+    signature: true,
+    country: true,
+    province: true,
+    city: true,
+    owner: true,
+    unreachable: true,
+  },
+  { skipConflicts: true },
+);
+const insertRoomMembers = preparedInsertMany(
+  'sim_room_members',
+  {
+    id: true,
+    wx_account_id: true,
+    room_id: true,
+    member_wxid: true,
+    nickname: true,
+    display_name: true,
+    inviter: true,
+    avatar: true,
+  },
+  { skipConflicts: true },
+);
 
-/** An account's whole simulated network: its contacts and the members of its rooms, two statements. */
-export async function insertNetwork(
+/**
+ * An account's whole simulated network, its contacts and the members of its rooms, together or not
+ * at all. Written once however often it is called at once: rows already there are skipped (both
+ * tables have a unique key, and one account's network is always the same: it comes from its device).
+ */
+export const insertNetwork = (
   db: Kysely<DB>,
   contacts: Selectable<SimContactsTable>[],
   members: Selectable<SimRoomMembersTable>[],
-) {
-  await insertContacts(db, contacts);
-  await insertRoomMembers(db, members);
-}
+) =>
+  db.transaction().execute(async (trx) => {
+    await insertContacts(trx, contacts);
+    await insertRoomMembers(trx, members);
+  });
 
 export const contacts = (db: Kysely<DB>, accountId: string) =>
   db
