@@ -186,7 +186,8 @@ describe.skipIf(!dialects.includes('postgres'))('plans whatever the statistics (
     }));
     // A token that is not the message's claim: left alone.
     settlements[31] = { ...settlements[31]!, token: 'token1' };
-    const settled = await messaging.settleMessagesStatement(settlements).execute(db);
+    const change = messaging.settleMessagesStatement(settlements);
+    const settled = await db.executeQuery(change.build(db, ...change.args).compile(db));
     expect(settled.rows).toHaveLength(31);
     expect(await statusIndexes()).toBe(before);
     const rows = await db

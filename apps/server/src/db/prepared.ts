@@ -4,8 +4,10 @@ import {
   createQueryId,
   type Insertable,
   type Kysely,
+  type OperationNodeSource,
   PostgresAdapter,
   type QueryResult,
+  type RawBuilder,
   type Selectable,
 } from 'kysely';
 import type { DB } from './schema.js';
@@ -32,7 +34,7 @@ interface Prepared<R> {
  */
 export function preparedQuery<A extends unknown[], R>(
   arity: A['length'],
-  build: (db: Kysely<DB>, ...args: A) => Compilable<R>,
+  build: (db: Kysely<DB>, ...args: A) => Compilable<R> | RawBuilder<R>,
 ): (db: Kysely<DB>, ...args: A) => Promise<QueryResult<R>> {
   const byDialect = new WeakMap<object, Prepared<R>>();
   return async (db, ...args) => {
@@ -40,7 +42,7 @@ export function preparedQuery<A extends unknown[], R>(
     let prepared = byDialect.get(adapter);
     if (!prepared) {
       const stand = Array.from({ length: arity }, (_, i) => new Slot(i)) as unknown as A;
-      const query = build(db, ...stand).compile();
+      const query = build(db, ...stand).compile(db); // a query builder's compile takes no argument
       const slots = query.parameters.map((p) => (p instanceof Slot ? p.index : null));
       const missing = stand.map((_, i) => i).filter((i) => !slots.includes(i));
       if (missing.length > 0)
@@ -52,6 +54,17 @@ export function preparedQuery<A extends unknown[], R>(
     const parameters = slots.map((slot, i) => (slot === null ? query.parameters[i] : args[slot]));
     return db.executeQuery({ ...query, parameters, queryId: createQueryId() });
   };
+}
+
+/**
+ * A statement of fixed shape with its values: `build` makes it from `args`, using each only as a
+ * value, as preparedQuery's `build` does (a list is bound as one array). A statement that embeds it
+ * (callbacks' insertEventsAbout) is then built and compiled once per `build`, a module-level
+ * function, and run with each call's `args`.
+ */
+export interface ShapedStatement<R> {
+  build: (db: Kysely<DB>, ...args: unknown[]) => (Compilable<R> | RawBuilder<R>) & OperationNodeSource;
+  args: readonly unknown[];
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { CallbackEnvelope, CallbackEventType } from '@wxc/contract';
 import type { FastifyBaseLogger } from 'fastify';
-import { type Kysely, type OperationNodeSource, PostgresAdapter } from 'kysely';
+import { type Kysely, PostgresAdapter } from 'kysely';
 import type { Writes } from '../../db/group-commit.js';
+import type { ShapedStatement } from '../../db/prepared.js';
 import type { ApiAccountRow, CallbackEventRow, DB } from '../../db/schema.js';
 import { createBatcher } from '../../lib/batcher.js';
 import { newId, newTimeOrderedId } from '../../lib/crypto.js';
@@ -333,7 +334,7 @@ export function createCallbackService(deps: CallbackServiceDeps) {
 
   /** PostgreSQL: `change` and the events about its rows in one statement (CallbackSink.storeAbout). */
   async function storeAbout(
-    change: OperationNodeSource,
+    change: ShapedStatement<{ id: string }>,
     events: ReadonlyArray<{ about: string; event: AddressedEvent }>,
   ): Promise<Set<string>> {
     const rows = events.map(({ about, event }) => ({ about, ...newEventRow(event, event.url) }));

@@ -1,5 +1,6 @@
 import type { CallbackEventType } from '@wxc/contract';
-import type { Kysely, OperationNodeSource } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { ShapedStatement } from '../../db/prepared.js';
 import type { DB } from '../../db/schema.js';
 
 /** An event for a sub-account's callback URL, as the gateway hands it over. */
@@ -39,7 +40,7 @@ export interface CallbackSink {
    * Returns the ids of the rows changed.
    */
   storeAbout(
-    change: OperationNodeSource,
+    change: ShapedStatement<{ id: string }>,
     events: ReadonlyArray<{ about: string; event: AddressedEvent }>,
   ): Promise<Set<string>>;
 }

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { type Kysely, type OperationNodeSource, PostgresAdapter } from 'kysely';
+import { type Kysely, PostgresAdapter } from 'kysely';
 import type { Writes } from '../../db/group-commit.js';
+import type { ShapedStatement } from '../../db/prepared.js';
 import type { DB } from '../../db/schema.js';
 import { newTimeOrderedId } from '../../lib/crypto.js';
 import { AppError } from '../../lib/errors.js';
@@ -39,7 +40,7 @@ export interface GatewayContextDeps {
  */
 export interface RowsChange {
   run(exec: Kysely<DB>, i: number): Promise<boolean>;
-  statement(exec: Kysely<DB>): OperationNodeSource;
+  statement(): ShapedStatement<{ id: string }>;
 }
 
 export function createGatewayContext({
@@ -109,7 +110,7 @@ export function createGatewayContext({
         const event = addressed[i];
         return event ? [{ about: id, event }] : [];
       });
-      const changed = await callbacks.storeAbout(change.statement(db), events);
+      const changed = await callbacks.storeAbout(change.statement(), events);
       return rows.map(({ id }) => changed.has(id));
     }
     const stored: StoredEvent[] = [];
@@ -288,7 +289,7 @@ export function createGatewayContext({
     const loginId = row.current_login_id;
     const [done] = await withCallbacks([{ id: stored.id, event: eventFor(row, 'message', data) }], {
       run: (exec) => repo.insertReceived(exec, stored, loginId),
-      statement: (exec) => repo.insertReceivedStatement(exec, stored, loginId),
+      statement: () => repo.insertReceivedStatement(stored, loginId),
     });
     if (!done) {
       known.forget(row.id);

@@ -11,7 +11,7 @@ import {
   type Updateable,
 } from 'kysely';
 import { PLAN_EACH_TIME } from '../../db/pg-statements.js';
-import { preparedInsert, preparedQuery } from '../../db/prepared.js';
+import { preparedInsert, preparedQuery, type ShapedStatement } from '../../db/prepared.js';
 import type { DB, WxAccountsTable, WxLoginsTable, WxMessagesTable } from '../../db/schema.js';
 import type { PackageService } from '../packages/service.js';
 import type { WxAccountViewRow } from './mappers.js';
@@ -499,17 +499,17 @@ export async function insertReceived(
   return (await insertReceivedQuery(db, ...values, loginId)).rows.length === 1;
 }
 
-/** insertReceived as a query returning the row's id (GatewayContext.withCallbacks on PostgreSQL). */
+const receivedChange = (db: Kysely<DB>, ...args: unknown[]) =>
+  receivedInsert(db, args.slice(0, MESSAGE_COLUMNS.length), args[MESSAGE_COLUMNS.length]);
+
+/** insertReceived as a change returning the row's id (GatewayContext.withCallbacks on PostgreSQL). */
 export const insertReceivedStatement = (
-  db: Kysely<DB>,
   row: Selectable<WxMessagesTable>,
   loginId: string | null,
-) =>
-  receivedInsert(
-    db,
-    MESSAGE_COLUMNS.map((c) => row[c]),
-    loginId,
-  );
+): ShapedStatement<{ id: string }> => ({
+  build: receivedChange,
+  args: [...MESSAGE_COLUMNS.map((c) => row[c]), loginId],
+});
 
 /** A claim's columns, which the claimed insert sets itself. */
 const CLAIM_COLUMNS: ReadonlyArray<keyof WxMessagesTable> = ['status', 'claim_token', 'lease_until'];
@@ -720,20 +720,33 @@ export interface Settlement {
  * Planned for each run (PLAN_EACH_TIME): a generic plan made while the table was young scanned it
  * whole on every settle.
  */
-export function settleMessagesStatement(settlements: ReadonlyArray<Settlement>) {
+export function settleMessagesStatement(
+  settlements: ReadonlyArray<Settlement>,
+): ShapedStatement<{ id: string }> {
   const now = Date.now();
   const column = <T>(pick: (s: Settlement) => T) => settlements.map(pick);
-  return sql<{ id: string }>`${sql.raw(PLAN_EACH_TIME)} update "wx_messages" as "m"
+  return {
+    build: settleChange,
+    args: [
+      column((s) => s.id),
+      column((s) => s.token),
+      column((s) => s.status),
+      column((s) => s.error),
+      column((s) => (s.status === 'sent' ? now : null)),
+    ],
+  };
+}
+
+const settleChange = (_db: Kysely<DB>, ...[ids, tokens, statuses, errors, sentAts]: unknown[]) =>
+  sql<{ id: string }>`${sql.raw(PLAN_EACH_TIME)} update "wx_messages" as "m"
     set "status" = "v"."status", "error" = "v"."error", "claim_token" = null, "lease_until" = null,
       "sent_at" = "v"."sent_at"
     from unnest(
-      cast(${column((s) => s.id)} as text[]), cast(${column((s) => s.token)} as text[]),
-      cast(${column((s) => s.status)} as text[]), cast(${column((s) => s.error)} as text[]),
-      cast(${column((s) => (s.status === 'sent' ? now : null))} as bigint[])
+      cast(${ids} as text[]), cast(${tokens} as text[]), cast(${statuses} as text[]),
+      cast(${errors} as text[]), cast(${sentAts} as bigint[])
     ) as "v"("id", "token", "status", "error", "sent_at")
     where "m"."id" = "v"."id" and "m"."claim_token" = "v"."token"
     returning "m"."id"`;
-}
 
 /**
  * Extends a claim's lease, only for the claim's holder; false when the claim was lost meanwhile.
