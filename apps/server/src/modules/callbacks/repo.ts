@@ -54,13 +54,13 @@ const eventsAboutByShape = new WeakMap<
   ReturnType<typeof eventsAboutQuery>
 >();
 
-function eventsAboutQuery(change: ShapedStatement<{ id: string }>) {
+/** The change made by `build` from its `n` arguments, then the events' columns as arrays, then their `about`. */
+function eventsAboutQuery(build: ShapedStatement<{ id: string }>['build'], n: number) {
   const columns = Object.keys(EVENT_COLUMNS) as Array<keyof typeof EVENT_COLUMNS>;
   const names = sql.join(columns.map((c) => sql.ref(c)));
-  const n = change.args.length;
   return preparedQuery(n + columns.length + 1, (db, ...args: unknown[]) => {
     const arrays = columns.map((c, i) => sql`cast(${args[n + i]} as ${sql.raw(`${EVENT_COLUMNS[c]}[]`)})`);
-    return sql<{ id: string }>`with "change" as (${change.build(db, ...args.slice(0, n))}), "event" as (
+    return sql<{ id: string }>`with "change" as (${build(db, ...args.slice(0, n))}), "event" as (
       insert into "callback_events" (${names})
       select ${sql.join(columns.map((c) => sql.ref(`e.${c}`)))}
       from unnest(${sql.join(arrays)}, cast(${args[n + columns.length]} as text[]))
@@ -86,7 +86,7 @@ export async function insertEventsAbout(
 ): Promise<Set<string>> {
   let query = eventsAboutByShape.get(change.build);
   if (!query) {
-    query = eventsAboutQuery(change);
+    query = eventsAboutQuery(change.build, change.args.length);
     eventsAboutByShape.set(change.build, query);
   }
   const columns = Object.keys(EVENT_COLUMNS) as Array<keyof typeof EVENT_COLUMNS>;
