@@ -5,11 +5,15 @@ import { type Kysely, sql } from 'kysely';
 // twice (two confirmations of one new account at once) writes it once, each conflict skipped, so the
 // write needs no lock and no read inside a transaction (modules/sim/repo.ts insertNetwork). The
 // unique index also serves the reads by (account, room) the old one did. Duplicates, which the lock
-// kept out, are removed first all the same (the first row of each kept).
+// kept out, are removed first all the same (the row with the least id of each kept).
 // biome-ignore lint/suspicious/noExplicitAny: migrations must not depend on the current schema type
 export async function up(db: Kysely<any>): Promise<void> {
-  await sql`delete from sim_room_members where id not in (
-    select min(id) from sim_room_members group by wx_account_id, room_id, member_wxid)`.execute(db);
+  // Each row looks for an earlier twin through the (account, room) index (a NOT IN over the whole
+  // table can fall back to a rescan per row on PostgreSQL once it outgrows work_mem).
+  await sql`delete from sim_room_members where exists (
+    select 1 from sim_room_members as twin
+    where twin.wx_account_id = sim_room_members.wx_account_id and twin.room_id = sim_room_members.room_id
+      and twin.member_wxid = sim_room_members.member_wxid and twin.id < sim_room_members.id)`.execute(db);
   await db.schema
     .createIndex('sim_room_members_member')
     .unique()
