@@ -47,6 +47,7 @@ const EVENT_COLUMNS = {
   created_at: 'bigint',
   delivered_at: 'bigint',
 } satisfies Record<keyof CallbackEventRow, string>;
+const EVENT_COLUMN_NAMES = Object.keys(EVENT_COLUMNS) as Array<keyof typeof EVENT_COLUMNS>;
 
 /** The combined statement of each change's shape (insertEventsAbout), made on its first use. */
 const eventsAboutByShape = new WeakMap<
@@ -56,14 +57,15 @@ const eventsAboutByShape = new WeakMap<
 
 /** The change made by `build` from its `n` arguments, then the events' columns as arrays, then their `about`. */
 function eventsAboutQuery(build: ShapedStatement<{ id: string }>['build'], n: number) {
-  const columns = Object.keys(EVENT_COLUMNS) as Array<keyof typeof EVENT_COLUMNS>;
-  const names = sql.join(columns.map((c) => sql.ref(c)));
-  return preparedQuery(n + columns.length + 1, (db, ...args: unknown[]) => {
-    const arrays = columns.map((c, i) => sql`cast(${args[n + i]} as ${sql.raw(`${EVENT_COLUMNS[c]}[]`)})`);
+  const names = sql.join(EVENT_COLUMN_NAMES.map((c) => sql.ref(c)));
+  return preparedQuery(n + EVENT_COLUMN_NAMES.length + 1, (db, ...args: unknown[]) => {
+    const arrays = EVENT_COLUMN_NAMES.map(
+      (c, i) => sql`cast(${args[n + i]} as ${sql.raw(`${EVENT_COLUMNS[c]}[]`)})`,
+    );
     return sql<{ id: string }>`with "change" as (${build(db, ...args.slice(0, n))}), "event" as (
       insert into "callback_events" (${names})
-      select ${sql.join(columns.map((c) => sql.ref(`e.${c}`)))}
-      from unnest(${sql.join(arrays)}, cast(${args[n + columns.length]} as text[]))
+      select ${sql.join(EVENT_COLUMN_NAMES.map((c) => sql.ref(`e.${c}`)))}
+      from unnest(${sql.join(arrays)}, cast(${args[n + EVENT_COLUMN_NAMES.length]} as text[]))
         as "e"(${names}, "about")
       where "e"."about" in (select "id" from "change"))
     select "id" from "change"`;
@@ -89,11 +91,10 @@ export async function insertEventsAbout(
     query = eventsAboutQuery(change.build, change.args.length);
     eventsAboutByShape.set(change.build, query);
   }
-  const columns = Object.keys(EVENT_COLUMNS) as Array<keyof typeof EVENT_COLUMNS>;
   const result = await query(
     db,
     ...change.args,
-    ...columns.map((c) => events.map((e) => e.row[c])),
+    ...EVENT_COLUMN_NAMES.map((c) => events.map((e) => e.row[c])),
     events.map((e) => e.about),
   );
   return new Set(result.rows.map((r) => r.id));
