@@ -1135,6 +1135,117 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       }
     });
 
+    it('messages received at once by several accounts are each stored by their own account state', async () => {
+      const withFriend = async () => {
+        const a = await onlineWithFriend(t, cat);
+        const book = await t.call(
+          messagingCalls.getAddressList,
+          { wxid: a.account.wxid },
+          { token: a.c.token },
+        );
+        return {
+          ...a,
+          friend: book.data.list.find((k: { kind: string }) => k.kind === 'friend').wxid as string,
+        };
+      };
+      const x = await withFriend();
+      const y = await withFriend();
+      // Both known to this process (a message stored for each), then Y logged in again elsewhere by
+      // hand: its messages are refused under the login this process knows, read again, and stored.
+      for (const a of [x, y])
+        await t.call(
+          simCalls.injectMessage,
+          { wxid: a.account.wxid, fromWxid: a.friend, content: '先来一条' },
+          { token: a.c.token },
+        );
+      await t.database.db
+        .updateTable('wx_accounts')
+        .set({ current_login_id: 'a-login-elsewhere' })
+        .where('id', '=', y.row.id)
+        .execute();
+      // Counted from the friend only: the simulated rooms may chatter meanwhile.
+      const fromFriend = async (a: typeof x) =>
+        Number(
+          (
+            await t.database.db
+              .selectFrom('wx_messages')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .where('wx_account_id', '=', a.row.id)
+              .where('direction', '=', 'in')
+              .where('peer', '=', a.friend)
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      const before = [await fromFriend(x), await fromFriend(y)];
+      const calls = [x, x, x, y, y].map((a, i) =>
+        t.call(
+          simCalls.injectMessage,
+          { wxid: a.account.wxid, fromWxid: a.friend, content: `同时 ${i}` },
+          { token: a.c.token },
+        ),
+      );
+      for (const r of await Promise.all(calls)) expect(r.data.msgId).not.toBe('');
+      expect([await fromFriend(x), await fromFriend(y)]).toEqual([before[0]! + 3, before[1]! + 2]);
+    });
+
+    it.runIf(dialect === 'postgres')(
+      'stores many received messages in one statement, each only under its login',
+      async () => {
+        const x = await onlineWithFriend(t, cat);
+        const y = await onlineWithFriend(t, cat);
+        const { db } = t.database;
+        const logins = await db
+          .selectFrom('wx_accounts')
+          .select(['id', 'current_login_id'])
+          .where('id', 'in', [x.row.id, y.row.id])
+          .execute();
+        const loginOf = (id: string) => logins.find((l) => l.id === id)!.current_login_id;
+        const now = Date.now();
+        const message = (a: typeof x, i: number) => ({
+          id: randomUUID(),
+          company_id: a.row.company_id,
+          wx_account_id: a.row.id,
+          new_msg_id: String(9_000_000_000 + i),
+          direction: 'in' as const,
+          peer: a.friend,
+          sender: a.friend,
+          type: 1,
+          app_type: null,
+          content: `一起 "${i}" 😀`,
+          media: null,
+          status: 'sent' as const,
+          error: null,
+          claim_token: null,
+          lease_until: null,
+          sent_at: null,
+          create_time: Math.floor(now / 1000),
+          created_at: now,
+          seq: now * 1000 + i,
+        });
+        const rows = [
+          { row: message(x, 1), loginId: loginOf(x.row.id) },
+          { row: message(y, 2), loginId: 'not-its-login' },
+          { row: message(x, 3), loginId: loginOf(x.row.id) },
+          { row: message(y, 4), loginId: loginOf(y.row.id) },
+        ];
+        const change = messagingRepo.insertReceivedManyStatement(rows);
+        const stored = await change.build(db, ...change.args).execute(db);
+        const ids = [rows[0]!, rows[2]!, rows[3]!].map((r) => r.row.id);
+        expect((stored.rows as Array<{ id: string }>).map((r) => r.id).sort()).toEqual([...ids].sort());
+        const kept = await db
+          .selectFrom('wx_messages')
+          .selectAll()
+          .where(
+            'id',
+            'in',
+            rows.map((r) => r.row.id),
+          )
+          .execute();
+        expect(kept.map((m) => m.id).sort()).toEqual([...ids].sort());
+        expect(kept.find((m) => m.id === rows[0]!.row.id)).toEqual(rows[0]!.row);
+      },
+    );
+
     it('incoming pictures are downloadable through a signed, expiring link', async () => {
       const c = await customerWithSubAccount(t, cat);
       const { account } = await loginAccount(t, { token: c.token });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createBatcher } from './batcher.js';
+import { createBatcher, createTurnBatcher } from './batcher.js';
 
 describe('createBatcher', () => {
   it('runs a lone item at once, then what arrived meanwhile together, each getting its own result', async () => {
@@ -45,5 +45,48 @@ describe('createBatcher', () => {
     const next = batcher.add('b');
     await expect(failed).rejects.toThrow('database is locked');
     expect(await next).toBe('B');
+  });
+});
+
+describe('createTurnBatcher', () => {
+  it('runs what arrived in one turn together, each getting its own result, the next turn apart', async () => {
+    const runs: number[][] = [];
+    const batcher = createTurnBatcher(async (items: number[]) => {
+      runs.push(items);
+      return items.map((n) => n * 10);
+    });
+    const first = [1, 2, 3].map((n) => batcher.add(n));
+    expect(runs).toEqual([]); // nothing before the end of the turn
+    expect(await Promise.all(first)).toEqual([10, 20, 30]);
+    expect(await batcher.add(4)).toBe(40);
+    expect(runs).toEqual([[1, 2, 3], [4]]);
+  });
+
+  it('starts a batch while an earlier one is still on its way, and at maxBatch at once', async () => {
+    const runs: number[][] = [];
+    let release: () => void = () => {};
+    const batcher = createTurnBatcher(async (items: number[]) => {
+      runs.push(items);
+      if (runs.length === 1) await new Promise<void>((r) => (release = r));
+      return items;
+    }, 2);
+    const a = [batcher.add(1), batcher.add(2)]; // full: runs at once, and hangs
+    expect(runs).toEqual([[1, 2]]);
+    const b = batcher.add(3);
+    expect(await b).toBe(3); // not held behind the first batch
+    release();
+    expect(await Promise.all(a)).toEqual([1, 2]);
+    expect(runs).toEqual([[1, 2], [3]]);
+  });
+
+  it('rejects every item of a batch that throws, and only those', async () => {
+    const batcher = createTurnBatcher(async (items: number[]) => {
+      if (items.includes(2)) throw new Error('boom');
+      return items;
+    });
+    const bad = [batcher.add(1), batcher.add(2)];
+    await expect(Promise.all(bad)).rejects.toThrow('boom');
+    await expect(bad[0]).rejects.toThrow('boom');
+    expect(await batcher.add(3)).toBe(3);
   });
 });

@@ -1,9 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { type Kysely, PostgresAdapter } from 'kysely';
+import { type Kysely, PostgresAdapter, type Selectable } from 'kysely';
 import type { Writes } from '../../db/group-commit.js';
 import type { ShapedStatement } from '../../db/prepared.js';
-import type { DB } from '../../db/schema.js';
+import type { DB, WxMessagesTable } from '../../db/schema.js';
 import { newTimeOrderedId } from '../../lib/crypto.js';
+import { createTurnBatcher } from '../../lib/batcher.js';
 import { AppError } from '../../lib/errors.js';
 import type { ApiCaller } from '../../lib/http.js';
 import type { CallbackEventInput, CallbackSink, StoredEvent } from '../callbacks/types.js';
@@ -41,6 +42,13 @@ export interface GatewayContextDeps {
 export interface RowsChange {
   run(exec: Kysely<DB>, i: number): Promise<boolean>;
   statement(): ShapedStatement<{ id: string }>;
+}
+
+/** A received message to store, under the login its account was read with, and its event. */
+interface ReceivedRow {
+  row: Selectable<WxMessagesTable>;
+  loginId: string | null;
+  event: CallbackEventInput;
 }
 
 export function createGatewayContext({
@@ -277,6 +285,23 @@ export function createGatewayContext({
   }
 
   /**
+   * Received messages stored with their callback events, each while its account is online under
+   * the login its row was read with; says of each whether it was stored.
+   */
+  const storeReceivedRows = (items: ReceivedRow[]) =>
+    withCallbacks(
+      items.map(({ row, event }) => ({ id: row.id, event })),
+      {
+        run: (exec, i) => repo.insertReceived(exec, items[i]!.row, items[i]!.loginId),
+        statement: () => repo.insertReceivedManyStatement(items),
+      },
+    );
+  // PostgreSQL: the messages received in one turn of the event loop in one statement (one round
+  // trip and one commit instead of one each: a reply to every send in the soak). SQLite's group
+  // commit already writes them together.
+  const receivedInTurn = changesInOneStatement ? createTurnBatcher(storeReceivedRows, 200) : undefined;
+
+  /**
    * A received message stored with its callback event while the account is online under the login
    * `row` was read with; false, storing nothing, when it is not.
    */
@@ -286,11 +311,8 @@ export function createGatewayContext({
     const { media: m, ...rest } = toMessage(stored, row.wxid);
     // Media travels as a reference: the program downloads it with getMsgImg / getMsgVideo.
     const data = { ...rest, media: m ? { ...m, mediaId: undefined, hasMedia: 'mediaId' in m } : null };
-    const loginId = row.current_login_id;
-    const [done] = await withCallbacks([{ id: stored.id, event: eventFor(row, 'message', data) }], {
-      run: (exec) => repo.insertReceived(exec, stored, loginId),
-      statement: () => repo.insertReceivedStatement(stored, loginId),
-    });
+    const item = { row: stored, loginId: row.current_login_id, event: eventFor(row, 'message', data) };
+    const done = receivedInTurn ? await receivedInTurn.add(item) : (await storeReceivedRows([item]))[0];
     if (!done) {
       known.forget(row.id);
       return false;

@@ -499,17 +499,32 @@ export async function insertReceived(
   return (await insertReceivedQuery(db, ...values, loginId)).rows.length === 1;
 }
 
-const receivedChange = (db: Kysely<DB>, ...args: unknown[]) =>
-  receivedInsert(db, args.slice(0, MESSAGE_COLUMNS.length), args[MESSAGE_COLUMNS.length]);
-
-/** insertReceived as a change returning the row's id (GatewayContext.withCallbacks on PostgreSQL). */
-export const insertReceivedStatement = (
-  row: Selectable<WxMessagesTable>,
-  loginId: string | null,
+/**
+ * insertReceived for many messages as one change returning the ids of the rows stored
+ * (GatewayContext.withCallbacks on PostgreSQL): each row only while its account is online under its
+ * own login. The rows travel as one JSON array (one statement text for any number of them), their
+ * logins beside them by message id.
+ */
+export const insertReceivedManyStatement = (
+  rows: ReadonlyArray<{ row: Selectable<WxMessagesTable>; loginId: string | null }>,
 ): ShapedStatement<{ id: string }> => ({
-  build: receivedChange,
-  args: [...MESSAGE_COLUMNS.map((c) => row[c]), loginId],
+  build: receivedManyChange,
+  args: [
+    JSON.stringify(rows.map(({ row }) => row)),
+    rows.map(({ row }) => row.id),
+    rows.map(({ loginId }) => loginId),
+  ],
 });
+
+const RECEIVED_COLUMN_LIST = sql.join(MESSAGE_COLUMNS.map((c) => sql.ref(c)));
+const receivedManyChange = (_db: Kysely<DB>, ...[rows, ids, loginIds]: unknown[]) =>
+  sql<{ id: string }>`insert into "wx_messages" (${RECEIVED_COLUMN_LIST})
+    select ${sql.join(MESSAGE_COLUMNS.map((c) => sql.ref(`v.${c}`)))}
+    from json_populate_recordset(null::"wx_messages", cast(${rows} as json)) as "v"
+      join unnest(cast(${ids} as text[]), cast(${loginIds} as text[])) as "l"("id", "login_id")
+        on "l"."id" = "v"."id"
+    where ${onlineUnder(sql.ref('v.wx_account_id'), sql.ref('l.login_id'))}
+    returning "id"`;
 
 /** A claim's columns, which the claimed insert sets itself. */
 const CLAIM_COLUMNS: ReadonlyArray<keyof WxMessagesTable> = ['status', 'claim_token', 'lease_until'];
