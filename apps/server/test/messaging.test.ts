@@ -11,8 +11,10 @@ import {
   simCalls,
   statisticsCalls,
 } from '@wxc/contract';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as messagingRepo from '../src/modules/messaging/repo.js';
+import * as packagesRepo from '../src/modules/packages/repo.js';
 import { PRIVATE_OK, receiver, waitFor } from './callback-helpers.js';
 import { setUpCatalogue } from './commerce-helpers.js';
 import {
@@ -1229,9 +1231,9 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
           { row: message(y, 4), loginId: loginOf(y.row.id) },
         ];
         const change = messagingRepo.insertReceivedManyStatement(rows);
-        const stored = await change.build(db, ...change.args).execute(db);
+        const stored = await sql<{ id: string }>`${change.build(db, ...change.args)}`.execute(db);
         const ids = [rows[0]!, rows[2]!, rows[3]!].map((r) => r.row.id);
-        expect((stored.rows as Array<{ id: string }>).map((r) => r.id).sort()).toEqual([...ids].sort());
+        expect(stored.rows.map((r) => r.id).sort()).toEqual([...ids].sort());
         const kept = await db
           .selectFrom('wx_messages')
           .selectAll()
@@ -1243,6 +1245,94 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
           .execute();
         expect(kept.map((m) => m.id).sort()).toEqual([...ids].sort());
         expect(kept.find((m) => m.id === rows[0]!.row.id)).toEqual(rows[0]!.row);
+      },
+    );
+
+    it.runIf(dialect === 'postgres')(
+      'stores many sends in one statement, each decided as it would be alone',
+      async () => {
+        const [x, y, z] = [
+          await onlineWithFriend(t, cat),
+          await onlineWithFriend(t, cat),
+          await onlineWithFriend(t, cat),
+        ];
+        const { db } = t.database;
+        const logins = await db
+          .selectFrom('wx_accounts')
+          .select(['id', 'current_login_id'])
+          .where('id', 'in', [x.row.id, y.row.id, z.row.id])
+          .execute();
+        const loginOf = (id: string) => logins.find((l) => l.id === id)!.current_login_id;
+        const now = Date.now();
+        // Z has an older message waiting in its queue.
+        await db
+          .insertInto('wx_messages')
+          .values(
+            outgoingRow(z.row, z.account.wxid, z.friend, {
+              new_msg_id: `older-${now}`,
+              content: '排队中',
+              status: 'queued',
+              claim_token: null,
+              lease_until: null,
+              created_at: now - 1000,
+              seq: (now - 1000) * 1000,
+            }),
+          )
+          .execute();
+        const send = (a: typeof x, i: number, loginId = loginOf(a.row.id)) => ({
+          row: {
+            ...outgoingRow(a.row, a.account.wxid, a.friend, {
+              new_msg_id: String(8_000_000_000 + i),
+              content: `批量 "${i}" 😀`,
+              status: 'queued',
+              claim_token: null,
+              lease_until: null,
+              created_at: now,
+              seq: now * 1000 + i,
+            }),
+            sent_at: null,
+          },
+          claim: { token: `token-${i}`, leaseUntil: now + 60_000 + i, loginId },
+        });
+        const insertMany = messagingRepo.insertClaimedManyUnlessQueuedWith(packagesRepo.activeSlotsOf);
+        const sends = [send(x, 1), send(y, 2, 'not-its-login'), send(x, 3), send(z, 4)];
+        expect(await insertMany(db, sends, now)).toEqual(['sending', undefined, 'sending', 'queued']);
+        const kept = await db
+          .selectFrom('wx_messages')
+          .select(['id', 'status', 'claim_token', 'lease_until', 'content'])
+          .where(
+            'id',
+            'in',
+            sends.map((s) => s.row.id),
+          )
+          .orderBy('seq')
+          .execute();
+        expect(kept).toEqual([
+          {
+            id: sends[0]!.row.id,
+            status: 'sending',
+            claim_token: 'token-1',
+            lease_until: now + 60_001,
+            content: '批量 "1" 😀',
+          },
+          {
+            id: sends[2]!.row.id,
+            status: 'sending',
+            claim_token: 'token-3',
+            lease_until: now + 60_003,
+            content: '批量 "3" 😀',
+          },
+          {
+            id: sends[3]!.row.id,
+            status: 'queued',
+            claim_token: null,
+            lease_until: null,
+            content: '批量 "4" 😀',
+          },
+        ]);
+        // No package in force at that time: nothing stored.
+        const later = [send(x, 5)];
+        expect(await insertMany(db, later, now + 100 * 365 * 86_400_000)).toEqual([undefined]);
       },
     );
 

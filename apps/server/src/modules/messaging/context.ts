@@ -3,8 +3,8 @@ import { type Kysely, PostgresAdapter, type Selectable } from 'kysely';
 import type { Writes } from '../../db/group-commit.js';
 import type { ShapedStatement } from '../../db/prepared.js';
 import type { DB, WxMessagesTable } from '../../db/schema.js';
-import { newTimeOrderedId } from '../../lib/crypto.js';
 import { createTurnBatcher } from '../../lib/batcher.js';
+import { newTimeOrderedId } from '../../lib/crypto.js';
 import { AppError } from '../../lib/errors.js';
 import type { ApiCaller } from '../../lib/http.js';
 import type { CallbackEventInput, CallbackSink, StoredEvent } from '../callbacks/types.js';
@@ -64,6 +64,15 @@ export function createGatewayContext({
   const insertClaimedUnlessQueued = repo.insertClaimedUnlessQueuedWith(packages.activeSlotsOf);
   const known = createKnownAccounts();
   const changesInOneStatement = db.getExecutor().adapter instanceof PostgresAdapter;
+  // PostgreSQL: the sends of one turn of the event loop stored in one statement (see receivedInTurn).
+  const insertClaimedMany = repo.insertClaimedManyUnlessQueuedWith(packages.activeSlotsOf);
+  const claimedInTurn = changesInOneStatement
+    ? createTurnBatcher(
+        (sends: Array<Parameters<typeof insertClaimedMany>[1][number]>) =>
+          insertClaimedMany(db, sends, Date.now()),
+        200,
+      )
+    : undefined;
   const ref = (row: { id: string; company_id: string; wxid: string; device_id: string }): AccountRef => ({
     accountId: row.id,
     companyId: row.company_id,
@@ -242,8 +251,10 @@ export function createGatewayContext({
     leaseUntil: number,
   ) {
     const row = storedMessage(account, 'out', m, 'queued');
-    const claim = { token, leaseUntil, loginId: account.current_login_id, now: Date.now() };
-    const status = await writes.write((w) => insertClaimedUnlessQueued(w, row, claim));
+    const claim = { token, leaseUntil, loginId: account.current_login_id };
+    const status = claimedInTurn
+      ? await claimedInTurn.add({ row, claim })
+      : await writes.write((w) => insertClaimedUnlessQueued(w, row, { ...claim, now: Date.now() }));
     if (!status) {
       known.forget(account.id);
       return undefined;

@@ -573,6 +573,54 @@ export function insertClaimedUnlessQueuedWith(activeSlotsOf: PackageService['act
   };
 }
 
+/**
+ * insertClaimedUnlessQueuedWith for many messages in one statement (PostgreSQL: the sends of one
+ * turn of the event loop), each decided as that one would decide it alone: stored only while its
+ * account is online under its login and its company has a package in force at `now`; `queued` when
+ * older messages of its account wait in the queue, else `sending` under its own claim. Two of one
+ * account in the same statement are both claimed, as two statements in a row would claim both. The
+ * rows travel as one JSON array, their claims beside them as arrays (one text for any number).
+ * Answers, in the rows' order, each one's status, or undefined when it was not stored.
+ */
+export function insertClaimedManyUnlessQueuedWith(activeSlotsOf: PackageService['activeSlotsOf']) {
+  const columns = sql.join([...OUTGOING_COLUMNS, ...CLAIM_COLUMNS].map((c) => sql.ref(c)));
+  const query = preparedQuery(6, (_db, rows, ids, tokens, leases, logins, now) => {
+    const waiting = sql`exists (select 1 from wx_messages as "q" where "q"."status" = 'queued' and "q"."wx_account_id" = "v"."wx_account_id")`;
+    return sql<{ id: string; status: 'sending' | 'queued' }>`insert into "wx_messages" (${columns})
+      select ${sql.join(OUTGOING_COLUMNS.map((c) => sql.ref(`v.${c}`)))},
+        case when ${waiting} then 'queued' else 'sending' end,
+        case when ${waiting} then null else "c"."token" end,
+        case when ${waiting} then null else "c"."lease_until" end
+      from json_populate_recordset(null::"wx_messages", cast(${rows} as json)) as "v"
+        join unnest(cast(${ids} as text[]), cast(${tokens} as text[]), cast(${leases} as bigint[]),
+          cast(${logins} as text[])) as "c"("id", "token", "lease_until", "login_id")
+          on "c"."id" = "v"."id"
+      where ${onlineUnder(sql.ref('v.wx_account_id'), sql.ref('c.login_id'))}
+        and ${activeSlotsOf(sql.ref('v.company_id'), now as number)} > 0
+      returning "id", "status"`;
+  });
+  return async (
+    db: Kysely<DB>,
+    sends: ReadonlyArray<{
+      row: Selectable<WxMessagesTable>;
+      claim: { token: string; leaseUntil: number; loginId: string | null };
+    }>,
+    now: number,
+  ): Promise<Array<'sending' | 'queued' | undefined>> => {
+    const result = await query(
+      db,
+      JSON.stringify(sends.map(({ row }) => row)),
+      sends.map(({ row }) => row.id),
+      sends.map(({ claim }) => claim.token),
+      sends.map(({ claim }) => claim.leaseUntil),
+      sends.map(({ claim }) => claim.loginId),
+      now,
+    );
+    const statusOf = new Map(result.rows.map((r) => [r.id, r.status]));
+    return sends.map(({ row }) => statusOf.get(row.id));
+  };
+}
+
 export const findMessage = (db: Kysely<DB>, accountId: string, id: string) =>
   db
     .selectFrom('wx_messages')
