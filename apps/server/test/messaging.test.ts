@@ -812,6 +812,57 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       return Object.fromEntries(sent);
     }
 
+    it('concurrent sends of two companies: each settled with its own account\'s "sent" callback', () =>
+      withCallbackReceiver(async ({ hooked, c, account, friend, row }) => {
+        // A second company's account on the same app, its callbacks to the same receiver.
+        const other = await onlineWithFriend(hooked, await setUpCatalogue(hooked));
+        const { db } = hooked.database;
+        const url = (
+          await db
+            .selectFrom('api_accounts')
+            .select('callback_url')
+            .where('company_id', '=', c.user.id)
+            .where('callback_url', 'is not', null)
+            .executeTakeFirstOrThrow()
+        ).callback_url!;
+        const { api_account_id } = await db
+          .selectFrom('wx_accounts')
+          .select('api_account_id')
+          .where('id', '=', other.row.id)
+          .executeTakeFirstOrThrow();
+        const set = await hooked.call(
+          callbackCalls.resetCallbackUrl,
+          { callbackUrl: url, subAccountId: api_account_id },
+          { token: other.c.token },
+        );
+        expect(set.code, set.message).toBe('200');
+        const [mine, theirs] = await Promise.all([
+          sendAtOnce(hooked, c.token, account.wxid, friend, 12, '甲'),
+          sendAtOnce(hooked, other.c.token, other.account.wxid, other.friend, 12, '乙'),
+        ]);
+        expect([...mine, ...theirs].map((a) => a.data.status)).toEqual(Array(24).fill('sent'));
+        const events = await db
+          .selectFrom('callback_events')
+          .select(['company_id', 'wxid', 'payload'])
+          .where('type', '=', 'message_status')
+          .execute();
+        for (const [a, answers] of [
+          [{ company: c.user.id, wxid: account.wxid, id: row.id }, mine],
+          [{ company: other.c.user.id, wxid: other.account.wxid, id: other.row.id }, theirs],
+        ] as const) {
+          const ids = answers.map((x) => x.data.msgId as string);
+          const told = events.filter((e) => ids.includes(JSON.parse(e.payload).data.msgId));
+          expect(told).toHaveLength(12);
+          expect(told.every((e) => e.company_id === a.company && e.wxid === a.wxid)).toBe(true);
+          const stored = await db
+            .selectFrom('wx_messages')
+            .select(['wx_account_id', 'status'])
+            .where('id', 'in', ids)
+            .execute();
+          expect(stored.every((m) => m.wx_account_id === a.id && m.status === 'sent')).toBe(true);
+        }
+      }));
+
     it('concurrent sends of one account: each answered sent, sent once, one "sent" callback each', () =>
       withCallbackReceiver(async ({ hooked, c, account, friend, row }) => {
         // Sent together: each waits for its turn in the account's drain, none is lost or sent twice.

@@ -336,6 +336,11 @@ export function createGatewayContext({
   return {
     db,
     writes,
+    /**
+     * Whether hot writes of one turn of the event loop go in one statement (createTurnBatcher):
+     * PostgreSQL. SQLite's group commit writes a turn's units in one transaction already.
+     */
+    batchPerTurn: changesInOneStatement,
     log,
     bus,
     provider,

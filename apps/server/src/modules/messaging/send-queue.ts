@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createTurnBatcher } from '../../lib/batcher.js';
 import { AppError } from '../../lib/errors.js';
 import type { ApiCaller } from '../../lib/http.js';
 import type { GatewayContext } from './context.js';
@@ -278,7 +279,10 @@ export function createSendQueue(
   async function settle(account: WxAccountViewRow, outcomes: SendOutcome[]): Promise<boolean> {
     let won: boolean[];
     try {
-      won = await settleAndAnnounce(account, outcomes);
+      const sends = outcomes.map((outcome) => ({ account, outcome }));
+      won = settleInTurn
+        ? await Promise.all(sends.map((send) => settleInTurn.add(send)))
+        : await settleAndAnnounce(sends);
     } catch (err) {
       log.error({ err, msgIds: outcomes.map((o) => o.message.id) }, 'send not settled');
       return false;
@@ -296,7 +300,9 @@ export function createSendQueue(
    * Says of each whether it was settled here: not when its claim was lost meanwhile (its lease
    * expired and it was taken back).
    */
-  async function settleAndAnnounce(account: WxAccountViewRow, outcomes: SendOutcome[]): Promise<boolean[]> {
+  async function settleAndAnnounce(
+    sends: ReadonlyArray<{ account: WxAccountViewRow; outcome: SendOutcome }>,
+  ): Promise<boolean[]> {
     const dataOf = ({ message, status, error }: SendOutcome) => ({
       msgId: message.id,
       newMsgId: message.new_msg_id,
@@ -307,18 +313,23 @@ export function createSendQueue(
     let won: boolean[];
     try {
       won = await ctx.withCallbacks(
-        outcomes.map((o) => ({
-          id: o.message.id,
-          event: ctx.eventFor(account, 'message_status', dataOf(o)),
+        sends.map(({ account, outcome }) => ({
+          id: outcome.message.id,
+          event: ctx.eventFor(account, 'message_status', dataOf(outcome)),
         })),
         {
           run: (exec, i) => {
-            const o = outcomes[i]!;
+            const o = sends[i]!.outcome;
             return repo.settleMessage(exec, o.message.id, o.token, o.status, o.error);
           },
           statement: () =>
             repo.settleMessagesStatement(
-              outcomes.map((o) => ({ id: o.message.id, token: o.token, status: o.status, error: o.error })),
+              sends.map(({ outcome: o }) => ({
+                id: o.message.id,
+                token: o.token,
+                status: o.status,
+                error: o.error,
+              })),
             ),
         },
       );
@@ -326,21 +337,24 @@ export function createSendQueue(
       // The messages went out: settle them even if their events cannot be stored with them, rather
       // than leave them claimed for the lease to send again. The events are then tried on their own.
       log.error(
-        { err, msgIds: outcomes.map((o) => o.message.id) },
+        { err, msgIds: sends.map((s) => s.outcome.message.id) },
         'send outcomes not stored with their callback events; settling alone',
       );
       won = [];
-      for (const o of outcomes) {
+      for (const { account, outcome: o } of sends) {
         const settled = await repo.settleMessage(db, o.message.id, o.token, o.status, o.error);
         if (settled) await ctx.emitFor(account, 'message_status', dataOf(o));
         won.push(settled);
       }
     }
-    outcomes.forEach(({ message, status }, i) => {
+    sends.forEach(({ account, outcome: { message, status } }, i) => {
       if (won[i]) ctx.publishMessage(account, { id: message.id, direction: 'out', status });
     });
     return won;
   }
+  // PostgreSQL: the outcomes settled in one turn of the event loop, of every account, in one
+  // statement (each account's run settles its own batch; twenty accounts made twenty statements).
+  const settleInTurn = ctx.batchPerTurn ? createTurnBatcher(settleAndAnnounce, 200) : undefined;
 
   /**
    * A new outgoing message of `account`: unpaced, stored already claimed (or queued behind older
