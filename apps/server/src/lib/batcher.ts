@@ -1,3 +1,21 @@
+interface Waiting<T, R> {
+  item: T;
+  resolve(r: R): void;
+  reject(err: unknown): void;
+}
+
+/** Runs one batch and answers each of its items with its result, or all with the run's error. */
+async function runBatch<T, R>(run: (items: T[]) => Promise<R[]>, batch: Array<Waiting<T, R>>) {
+  try {
+    const results = await run(batch.map((b) => b.item));
+    batch.forEach((b, i) => {
+      b.resolve(results[i] as R);
+    });
+  } catch (err) {
+    for (const b of batch) b.reject(err);
+  }
+}
+
 /**
  * Groups work that arrives while earlier work is on its way: the first item runs at once, and the
  * items added while a run is under way go together in the next run (at most `maxBatch` per run).
@@ -5,7 +23,7 @@
  * item, and a lone item waits for nothing. A run that throws rejects the promises of all its items.
  */
 export function createBatcher<T, R>(run: (items: T[]) => Promise<R[]>, maxBatch = 100) {
-  let queue: Array<{ item: T; resolve(r: R): void; reject(err: unknown): void }> = [];
+  let queue: Array<Waiting<T, R>> = [];
   let running = false;
 
   async function drain() {
@@ -13,14 +31,7 @@ export function createBatcher<T, R>(run: (items: T[]) => Promise<R[]>, maxBatch 
     while (queue.length > 0) {
       const batch = queue.slice(0, maxBatch);
       queue = queue.slice(batch.length);
-      try {
-        const results = await run(batch.map((b) => b.item));
-        batch.forEach((b, i) => {
-          b.resolve(results[i] as R);
-        });
-      } catch (err) {
-        for (const b of batch) b.reject(err);
-      }
+      await runBatch(run, batch);
     }
     running = false;
   }
@@ -44,24 +55,13 @@ export function createBatcher<T, R>(run: (items: T[]) => Promise<R[]>, maxBatch 
  * under load one turn brings hundreds of requests. A run that throws rejects its items' promises.
  */
 export function createTurnBatcher<T, R>(run: (items: T[]) => Promise<R[]>, maxBatch = 100) {
-  let waiting: Array<{ item: T; resolve(r: R): void; reject(err: unknown): void }> = [];
+  let waiting: Array<Waiting<T, R>> = [];
   let scheduled = false;
-
-  async function runBatch(batch: typeof waiting) {
-    try {
-      const results = await run(batch.map((b) => b.item));
-      batch.forEach((b, i) => {
-        b.resolve(results[i] as R);
-      });
-    } catch (err) {
-      for (const b of batch) b.reject(err);
-    }
-  }
 
   function flush() {
     const batch = waiting;
     waiting = [];
-    if (batch.length > 0) void runBatch(batch);
+    if (batch.length > 0) void runBatch(run, batch);
   }
 
   return {
