@@ -468,11 +468,11 @@ export const insertMessage = preparedInsert('wx_messages', MESSAGE_COLUMN_SET);
  * The condition of a guarded insert: the account is online under login `loginId` still, so what the
  * writer took from an earlier read of it (its sub-account, device, company: a login sets them) is
  * what it is now. The writer may have read it long before (GatewayContext's known accounts).
+ * A scalar subquery, not EXISTS: PostgreSQL turns an EXISTS into a join, and in a statement of many
+ * rows (insertClaimedManyUnlessQueuedWith) it chose to scan the online accounts and take the rows
+ * apart again for each one (the JSON parsed 40 times: 15 ms a statement in the soak, 57 ms
+ * explained). As a subquery it is one primary-key lookup per row.
  */
-// A scalar subquery, not EXISTS: PostgreSQL turns an EXISTS into a join, and in a statement of many
-// rows (insertClaimedManyUnlessQueuedWith) it chose to scan the online accounts and take the rows
-// apart again for each one (the JSON parsed 40 times: 15 ms a statement in the soak, 57 ms explained).
-// As a subquery it is one primary-key lookup per row.
 const onlineUnder = (accountId: unknown, loginId: unknown) =>
   sql<boolean>`(select "status" from "wx_accounts"
     where "id" = ${accountId} and "current_login_id" is not distinct from ${loginId}) = 'online'`;
