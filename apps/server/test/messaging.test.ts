@@ -1188,6 +1188,32 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       }
     });
 
+    it('a text with half an emoji is stored with U+FFFD in its place, and the sends beside it are not affected', async () => {
+      const { c, account, friend, row } = await onlineWithFriend(t, cat);
+      const contents = ['之前', '半个\ud83d表情', '之后'];
+      const answers = await Promise.all(
+        contents.map((content) =>
+          t.call(
+            messagingCalls.sendMsgText,
+            { wxid: account.wxid, toWxid: friend, content },
+            { token: c.token },
+          ),
+        ),
+      );
+      expect(answers.map((a) => a.data?.status)).toEqual(['sent', 'sent', 'sent']);
+      const stored = await t.database.db
+        .selectFrom('wx_messages')
+        .select(['id', 'content'])
+        .where('wx_account_id', '=', row.id)
+        .where(
+          'id',
+          'in',
+          answers.map((a) => a.data.msgId as string),
+        )
+        .execute();
+      expect(stored.map((m) => m.content).sort()).toEqual(['之前', '之后', '半个\ufffd表情'].sort());
+    });
+
     it('messages received at once by several accounts are each stored by their own account state', async () => {
       const withFriend = async () => {
         const a = await onlineWithFriend(t, cat);

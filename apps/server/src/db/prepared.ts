@@ -79,6 +79,21 @@ export function preparedInsert<T extends keyof DB>(table: T, columns: Record<key
   return (db: Kysely<DB>, row: Selectable<DB[T]>) => insert(db, ...names.map((c) => row[c]));
 }
 
+/** Half of a UTF-16 surrogate pair on its own (not global: `test` keeps no position). */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * Rows as one JSON array for the database to take apart (preparedInsertMany, the turn batches'
+ * statements). Strings are made well-formed first: JSON.stringify writes a lone surrogate as an
+ * escape PostgreSQL's json refuses, so one message with half an emoji would fail the statement of
+ * every row with it; bound as a parameter, such a string was stored with U+FFFD in its place, and so
+ * it is here.
+ */
+export const rowsAsJson = (rows: ReadonlyArray<object>): string =>
+  JSON.stringify(rows, (_key, value: unknown) =>
+    typeof value === 'string' && LONE_SURROGATE.test(value) ? value.replace(/\p{Cs}/gu, '\uFFFD') : value,
+  );
+
 /**
  * A prepared insert of any number of whole rows of `table` in one statement with one parameter: the
  * rows as a JSON array, taken apart by the database (PostgreSQL `json_populate_recordset`, by the
@@ -106,6 +121,6 @@ export function preparedInsertMany<T extends keyof DB>(
     if (rows.length === 0) return;
     const text = db.getExecutor().adapter instanceof PostgresAdapter ? byDialect.postgres : byDialect.sqlite;
     // Each row's columns by name: any other field of a row object is ignored by both databases.
-    await db.executeQuery(CompiledQuery.raw(text, [JSON.stringify(rows)]));
+    await db.executeQuery(CompiledQuery.raw(text, [rowsAsJson(rows)]));
   };
 }

@@ -52,16 +52,31 @@ export function createBatcher<T, R>(run: (items: T[]) => Promise<R[]>, maxBatch 
  * not serialised: a batch starts while earlier ones are on their way, so an item waits for no round
  * trip of others, only for the rest of its turn. Used on PostgreSQL, where a statement of many rows
  * costs about what one of one row costs (a round trip, a commit, a wake-up of the backend), and
- * under load one turn brings hundreds of requests. A run that throws rejects its items' promises.
+ * under load one turn brings hundreds of requests.
  */
 export function createTurnBatcher<T, R>(run: (items: T[]) => Promise<R[]>, maxBatch = 100) {
   let waiting: Array<Waiting<T, R>> = [];
   let scheduled = false;
 
+  // A batch that fails is run again one item at a time, so an item that cannot be written fails
+  // alone, with its own error, as it would have without the batch; `run` must change nothing when it
+  // throws (one statement), or be safe to repeat for an item.
+  async function runOrSplit(batch: Array<Waiting<T, R>>) {
+    try {
+      const results = await run(batch.map((b) => b.item));
+      batch.forEach((b, i) => {
+        b.resolve(results[i] as R);
+      });
+    } catch (err) {
+      if (batch.length === 1) batch[0]!.reject(err);
+      else for (const b of batch) void runBatch(run, [b]);
+    }
+  }
+
   function flush() {
     const batch = waiting;
     waiting = [];
-    if (batch.length > 0) void runBatch(run, batch);
+    if (batch.length > 0) void runOrSplit(batch);
   }
 
   return {

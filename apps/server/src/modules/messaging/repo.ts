@@ -11,7 +11,7 @@ import {
   type Updateable,
 } from 'kysely';
 import { PLAN_EACH_TIME } from '../../db/pg-statements.js';
-import { preparedInsert, preparedQuery, type ShapedStatement } from '../../db/prepared.js';
+import { preparedInsert, preparedQuery, rowsAsJson, type ShapedStatement } from '../../db/prepared.js';
 import type { DB, WxAccountsTable, WxLoginsTable, WxMessagesTable } from '../../db/schema.js';
 import type { PackageService } from '../packages/service.js';
 import type { WxAccountViewRow } from './mappers.js';
@@ -514,7 +514,7 @@ export const insertReceivedManyStatement = (
 ): ShapedStatement<{ id: string }> => ({
   build: receivedManyChange,
   args: [
-    JSON.stringify(rows.map(({ row }) => row)),
+    rowsAsJson(rows.map(({ row }) => row)),
     rows.map(({ row }) => row.id),
     rows.map(({ loginId }) => loginId),
   ],
@@ -613,7 +613,7 @@ export function insertClaimedManyUnlessQueuedWith(activeSlotsOf: PackageService[
   ): Promise<Array<'sending' | 'queued' | undefined>> => {
     const result = await query(
       db,
-      JSON.stringify(sends.map(({ row }) => row)),
+      rowsAsJson(sends.map(({ row }) => row)),
       sends.map(({ row }) => row.id),
       sends.map(({ claim }) => claim.token),
       sends.map(({ claim }) => claim.leaseUntil),
