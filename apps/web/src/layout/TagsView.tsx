@@ -39,14 +39,21 @@ export function TagsView() {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') close();
     };
+    // Only a scroll that moves the tabs (the page, or a box holding the tags bar) leaves the menu
+    // beside nothing; a table or list of the page scrolling as its data arrives does not close it
+    // under the pointer.
+    const onScroll = (e: Event) => {
+      const bar = scroller.current;
+      if (e.target === document || !bar || (e.target instanceof Node && e.target.contains(bar))) close();
+    };
     window.addEventListener('keydown', onKey);
     window.addEventListener('click', close);
-    window.addEventListener('scroll', close, true);
+    window.addEventListener('scroll', onScroll, true);
     window.addEventListener('resize', close);
     return () => {
       window.removeEventListener('keydown', onKey);
       window.removeEventListener('click', close);
-      window.removeEventListener('scroll', close, true);
+      window.removeEventListener('scroll', onScroll, true);
       window.removeEventListener('resize', close);
     };
   }, [menu]);
