@@ -11,6 +11,7 @@ import {
   type Selectable,
 } from 'kysely';
 import type { DB } from './schema.js';
+import { wellFormed } from './text.js';
 
 /** Stands for argument `index` while a prepared query is built; found again among its parameters. */
 class Slot {
@@ -79,9 +80,6 @@ export function preparedInsert<T extends keyof DB>(table: T, columns: Record<key
   return (db: Kysely<DB>, row: Selectable<DB[T]>) => insert(db, ...names.map((c) => row[c]));
 }
 
-/** Half of a UTF-16 surrogate pair on its own (not global: `test` keeps no position). */
-const LONE_SURROGATE = /\p{Cs}/u;
-
 /**
  * Rows as one JSON array for the database to take apart (preparedInsertMany, the turn batches'
  * statements). Strings are made well-formed first: JSON.stringify writes a lone surrogate as an
@@ -90,9 +88,7 @@ const LONE_SURROGATE = /\p{Cs}/u;
  * it is here.
  */
 export const rowsAsJson = (rows: ReadonlyArray<object>): string =>
-  JSON.stringify(rows, (_key, value: unknown) =>
-    typeof value === 'string' && LONE_SURROGATE.test(value) ? value.replace(/\p{Cs}/gu, '\uFFFD') : value,
-  );
+  JSON.stringify(rows, (_key, value: unknown) => (typeof value === 'string' ? wellFormed(value) : value));
 
 /**
  * A prepared insert of any number of whole rows of `table` in one statement with one parameter: the

@@ -3,6 +3,7 @@ import { type Kysely, PostgresAdapter, type Selectable } from 'kysely';
 import type { Writes } from '../../db/group-commit.js';
 import type { ShapedStatement } from '../../db/prepared.js';
 import type { DB, WxMessagesTable } from '../../db/schema.js';
+import { wellFormed } from '../../db/text.js';
 import { createTurnBatcher } from '../../lib/batcher.js';
 import { newTimeOrderedId } from '../../lib/crypto.js';
 import { AppError } from '../../lib/errors.js';
@@ -212,7 +213,8 @@ export function createGatewayContext({
       sender: m.sender,
       type: m.type,
       app_type: m.appType,
-      content: m.content,
+      // Half an emoji (cut by a client or the network) stored as U+FFFD on every database.
+      content: wellFormed(m.content),
       media: m.media ? JSON.stringify(m.media) : null,
       status,
       error: null,
