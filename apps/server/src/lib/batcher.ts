@@ -4,15 +4,19 @@ interface Waiting<T, R> {
   reject(err: unknown): void;
 }
 
-/** Runs one batch and answers each of its items with its result, or all with the run's error. */
-async function runBatch<T, R>(run: (items: T[]) => Promise<R[]>, batch: Array<Waiting<T, R>>) {
+/**
+ * Runs one batch and answers each of its items with its result; when the run throws, all with its
+ * error, or (`split`) each item run again alone, to get its own result or error.
+ */
+async function runBatch<T, R>(run: (items: T[]) => Promise<R[]>, batch: Array<Waiting<T, R>>, split = false) {
   try {
     const results = await run(batch.map((b) => b.item));
     batch.forEach((b, i) => {
       b.resolve(results[i] as R);
     });
   } catch (err) {
-    for (const b of batch) b.reject(err);
+    if (split && batch.length > 1) for (const b of batch) void runBatch(run, [b]);
+    else for (const b of batch) b.reject(err);
   }
 }
 
@@ -61,22 +65,10 @@ export function createTurnBatcher<T, R>(run: (items: T[]) => Promise<R[]>, maxBa
   // A batch that fails is run again one item at a time, so an item that cannot be written fails
   // alone, with its own error, as it would have without the batch; `run` must change nothing when it
   // throws (one statement), or be safe to repeat for an item.
-  async function runOrSplit(batch: Array<Waiting<T, R>>) {
-    try {
-      const results = await run(batch.map((b) => b.item));
-      batch.forEach((b, i) => {
-        b.resolve(results[i] as R);
-      });
-    } catch (err) {
-      if (batch.length === 1) batch[0]!.reject(err);
-      else for (const b of batch) void runBatch(run, [b]);
-    }
-  }
-
   function flush() {
     const batch = waiting;
     waiting = [];
-    if (batch.length > 0) void runOrSplit(batch);
+    if (batch.length > 0) void runBatch(run, batch, true);
   }
 
   return {
