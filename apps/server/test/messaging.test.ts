@@ -769,7 +769,11 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
 
     /** An app whose messages' callbacks go to a local receiver (answering 2xx), with an online account. */
     async function withCallbackReceiver(
-      test: (h: { hooked: TestApp } & Awaited<ReturnType<typeof onlineWithFriend>>) => Promise<void>,
+      test: (
+        h: { hooked: TestApp; onlineHooked: () => ReturnType<typeof onlineWithFriend> } & Awaited<
+          ReturnType<typeof onlineWithFriend>
+        >,
+      ) => Promise<void>,
     ) {
       const receiver = http.createServer((req, res) => {
         req.resume();
@@ -777,7 +781,8 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       });
       await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
       const hooked = await createTestApp(dialect, { ...MESSAGING_ENV, CALLBACK_ALLOW_PRIVATE: 'true' });
-      try {
+      /** A new company's online account, its sub-account's callbacks to the receiver. */
+      const onlineHooked = async () => {
         const online = await onlineWithFriend(hooked, await setUpCatalogue(hooked));
         const { api_account_id: subAccountId } = await hooked.database.db
           .selectFrom('wx_accounts')
@@ -790,7 +795,10 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
           { token: online.c.token },
         );
         expect(set.code, set.message).toBe('200');
-        await test({ hooked, ...online });
+        return online;
+      };
+      try {
+        await test({ hooked, onlineHooked, ...(await onlineHooked()) });
       } finally {
         await hooked.close();
         await new Promise((r) => receiver.close(r));
@@ -813,29 +821,10 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
     }
 
     it('concurrent sends of two companies: each settled with its own account\'s "sent" callback', () =>
-      withCallbackReceiver(async ({ hooked, c, account, friend, row }) => {
+      withCallbackReceiver(async ({ hooked, onlineHooked, c, account, friend, row }) => {
         // A second company's account on the same app, its callbacks to the same receiver.
-        const other = await onlineWithFriend(hooked, await setUpCatalogue(hooked));
+        const other = await onlineHooked();
         const { db } = hooked.database;
-        const url = (
-          await db
-            .selectFrom('api_accounts')
-            .select('callback_url')
-            .where('company_id', '=', c.user.id)
-            .where('callback_url', 'is not', null)
-            .executeTakeFirstOrThrow()
-        ).callback_url!;
-        const { api_account_id } = await db
-          .selectFrom('wx_accounts')
-          .select('api_account_id')
-          .where('id', '=', other.row.id)
-          .executeTakeFirstOrThrow();
-        const set = await hooked.call(
-          callbackCalls.resetCallbackUrl,
-          { callbackUrl: url, subAccountId: api_account_id },
-          { token: other.c.token },
-        );
-        expect(set.code, set.message).toBe('200');
         const [mine, theirs] = await Promise.all([
           sendAtOnce(hooked, c.token, account.wxid, friend, 12, '甲'),
           sendAtOnce(hooked, other.c.token, other.account.wxid, other.friend, 12, '乙'),
