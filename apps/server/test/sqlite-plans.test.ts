@@ -2,6 +2,7 @@ import { CompiledQuery, createQueryId, type Kysely, type RootOperationNode } fro
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, migrateToLatest, openDatabase } from '../src/db/index.js';
 import type { DB } from '../src/db/schema.js';
+import * as callbacks from '../src/modules/callbacks/repo.js';
 import * as messaging from '../src/modules/messaging/repo.js';
 
 /**
@@ -70,6 +71,18 @@ describe('the send queue reads its partial indexes (sqlite)', () => {
       expect(plan).toContain(index);
       expect(plan).not.toMatch(/SCAN wx_messages(?! USING)/);
     }
+  });
+
+  // The callback outbox's due index holds pending events only (migration 0016): a claim and the
+  // delivery worker's next wake-up read it, never the outbox (almost all of it delivered).
+  it.each([
+    ['a claim of due callbacks', () => callbacks.claimDue(db, Date.now(), 10, Date.now() + 60_000)],
+    ['when the next callback falls due', () => callbacks.nextDueAt(db, Date.now())],
+  ])('%s reads the pending index', async (_, run) => {
+    const plans = await plansOf(run);
+    expect(plans.length).toBeGreaterThan(0);
+    expect(plans.join(' | ')).toContain('callback_events_due');
+    for (const plan of plans) expect(plan).not.toMatch(/SCAN callback_events(?! USING)/);
   });
 
   it('stranded messages: each status through its own index, never a scan of the table', async () => {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadSqliteDriver } from './driver.js';
 import { FLUSH_AT, groupCommitWrites } from './group-commit.js';
@@ -107,5 +107,11 @@ describe('group commit (SQLite)', () => {
     statements = [];
     await Promise.all(keys.slice(0, FLUSH_AT - 1).map((key) => writes.write(put(`${key}.again`))));
     expect(commits()).toBe(1);
+  });
+
+  it('the server keeps the sub-journal of its savepoints in memory (no temporary file written per page)', async () => {
+    // 2 = MEMORY; the default (0) spills a sub-journal past 64 KiB to a file: a write(2) per page.
+    const { rows } = await sql<{ temp_store: number }>`pragma temp_store`.execute(other.db);
+    expect(rows[0]?.temp_store).toBe(2);
   });
 });

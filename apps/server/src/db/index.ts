@@ -88,6 +88,11 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
+  // The group commit opens a savepoint per unit, and SQLite copies each page a unit changes first
+  // into a sub-journal, spilled to a temporary file past 64 KiB: a write(2) per page, 9 % of the
+  // main thread in the send benchmark (perf). In memory it is a copy; the temporary tables and sorts
+  // of our bounded, paged queries are small (bench/README.md, session 23).
+  sqlite.pragma('temp_store = MEMORY');
   const checkpointer =
     file === ':memory:'
       ? null

@@ -14,6 +14,7 @@ import * as m0012 from './0012_wechaty_leases.js';
 import * as m0013 from './0013_online_counts.js';
 import * as m0014 from './0014_partial_status_indexes.js';
 import * as m0015 from './0015_sim_member_key.js';
+import * as m0016 from './0016_pending_callbacks_index.js';
 
 /**
  * Every migration, in order. Listed here rather than read from disk so the bundled server carries
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '0013_online_counts': m0013,
   '0014_partial_status_indexes': m0014,
   '0015_sim_member_key': m0015,
+  '0016_pending_callbacks_index': m0016,
 };

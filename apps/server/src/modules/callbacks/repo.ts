@@ -147,12 +147,15 @@ export async function list(
 export const attemptsOf = (db: Kysely<DB>, eventId: string) =>
   db.selectFrom('callback_attempts').selectAll().where('event_id', '=', eventId).orderBy('attempt').execute();
 
+/** `pending` as a literal: the due index holds only pending events (migration 0016). */
+const PENDING = sql.lit<'pending'>('pending');
+
 /** The due events, oldest due first: pending, due, not locked by a claim. */
 const dueEvents = (db: Kysely<DB>, now: number, limit: number) =>
   db
     .selectFrom('callback_events')
     .select('id')
-    .where('status', '=', 'pending')
+    .where('status', '=', PENDING)
     .where('next_attempt_at', '<=', now)
     .where('locked_until', '<', now)
     .orderBy('next_attempt_at')
@@ -218,7 +221,7 @@ export async function nextDueAt(db: Kysely<DB>, now: number): Promise<number | n
   const row = await db
     .selectFrom('callback_events')
     .select((eb) => eb.fn.min('next_attempt_at').as('at'))
-    .where('status', '=', 'pending')
+    .where('status', '=', PENDING)
     .where('locked_until', '<', now)
     .executeTakeFirst();
   return row?.at == null ? null : Number(row.at);
