@@ -109,14 +109,56 @@ export function preparedInsertMany<T extends keyof DB>(
   // A row that would break a unique key is left out (the others are written); SQLite needs the
   // `where true` to read `on conflict` as the insert's (not as part of the select).
   const onConflict = skipConflicts ? ' where true on conflict do nothing' : '';
-  const byDialect = {
-    postgres: `insert into ${id(table)} (${list}) select ${list} from json_populate_recordset(null::${id(table)}, $1::json)${onConflict}`,
-    sqlite: `insert into ${id(table)} (${list}) select ${names.map((c) => `value ->> '${c}'`).join(', ')} from json_each(?)${onConflict}`,
-  };
-  return async (db: Kysely<DB>, rows: ReadonlyArray<Selectable<DB[T]>>) => {
+  /** The statement, its rows bound as parameter `param` (PostgreSQL's placeholders are numbered). */
+  const text = (postgres: boolean, param = 1) =>
+    postgres
+      ? `insert into ${id(table)} (${list}) select ${list} from json_populate_recordset(null::${id(table)}, $${param}::json)${onConflict}`
+      : `insert into ${id(table)} (${list}) select ${names.map((c) => `value ->> '${c}'`).join(', ')} from json_each(?)${onConflict}`;
+  const insert = async (db: Kysely<DB>, rows: ReadonlyArray<Selectable<DB[T]>>) => {
     if (rows.length === 0) return;
-    const text = db.getExecutor().adapter instanceof PostgresAdapter ? byDialect.postgres : byDialect.sqlite;
     // Each row's columns by name: any other field of a row object is ignored by both databases.
-    await db.executeQuery(CompiledQuery.raw(text, [rowsAsJson(rows)]));
+    await db.executeQuery(CompiledQuery.raw(text(isPostgres(db)), [rowsAsJson(rows)]));
   };
+  return Object.assign(insert, { text });
+}
+
+/** One table's rows for insertManyTogether, typed by its preparedInsertMany. */
+interface InsertPart {
+  text(postgres: boolean, param: number): string;
+  rows: ReadonlyArray<object>;
+  run(db: Kysely<DB>): Promise<void>;
+}
+export const rowsFor = <R extends object>(
+  insert: ((db: Kysely<DB>, rows: ReadonlyArray<R>) => Promise<void>) & {
+    text(postgres: boolean, param: number): string;
+  },
+  rows: ReadonlyArray<R>,
+): InsertPart => ({ text: insert.text, rows, run: (db) => insert(db, rows) });
+
+const isPostgres = (db: Kysely<DB>) => db.getExecutor().adapter instanceof PostgresAdapter;
+
+/**
+ * Rows of several tables written together or not at all, each table's rows with its
+ * preparedInsertMany, in order. PostgreSQL: one statement (the inserts but the last in a
+ * data-modifying WITH), atomic alone: one round trip and one commit instead of BEGIN, an insert per
+ * table, COMMIT. A row may refer to a row of an earlier table (its foreign key is checked at the
+ * statement's end, when every row is in). SQLite: a transaction (its statements cost no round trip).
+ */
+export async function insertManyTogether(db: Kysely<DB>, parts: ReadonlyArray<InsertPart>): Promise<void> {
+  if (!isPostgres(db)) {
+    await db.transaction().execute(async (trx) => {
+      for (const part of parts) await part.run(trx);
+    });
+    return;
+  }
+  const texts = parts.map((part, i) => part.text(true, i + 1));
+  const last = texts.pop()!;
+  const withs = texts.map((t, i) => `"part${i + 1}" as (${t})`);
+  const text = withs.length > 0 ? `with ${withs.join(', ')} ${last}` : last;
+  await db.executeQuery(
+    CompiledQuery.raw(
+      text,
+      parts.map((part) => rowsAsJson(part.rows)),
+    ),
+  );
 }

@@ -11,7 +11,15 @@ import {
   type Updateable,
 } from 'kysely';
 import { PLAN_EACH_TIME } from '../../db/pg-statements.js';
-import { preparedInsert, preparedQuery, rowsAsJson, type ShapedStatement } from '../../db/prepared.js';
+import {
+  insertManyTogether,
+  preparedInsert,
+  preparedInsertMany,
+  preparedQuery,
+  rowsAsJson,
+  rowsFor,
+  type ShapedStatement,
+} from '../../db/prepared.js';
 import type { DB, WxAccountsTable, WxLoginsTable, WxMessagesTable } from '../../db/schema.js';
 import type { PackageService } from '../packages/service.js';
 import type { WxAccountViewRow } from './mappers.js';
@@ -20,7 +28,7 @@ import type { WxAccountViewRow } from './mappers.js';
 // api_accounts for a sub-account's name).
 
 // ---- devices
-export const insertDevice = preparedInsert('wx_devices', {
+const DEVICE_COLUMNS = {
   id: true,
   company_id: true,
   api_account_id: true,
@@ -30,7 +38,7 @@ export const insertDevice = preparedInsert('wx_devices', {
   login_count: true,
   created_at: true,
   last_login_at: true,
-});
+} as const;
 
 export const findDevice = (db: Kysely<DB>, companyId: string, id: string) =>
   db
@@ -49,7 +57,7 @@ export const recordDeviceLogin = preparedQuery(3, (db, id: string, wxid: string,
 );
 
 // ---- logins (QR codes)
-export const insertLogin = preparedInsert('wx_logins', {
+const LOGIN_COLUMNS = {
   id: true,
   company_id: true,
   api_account_id: true,
@@ -68,7 +76,20 @@ export const insertLogin = preparedInsert('wx_logins', {
   logged_in_at: true,
   ended_at: true,
   logout_reason: true,
-});
+} as const;
+export const insertLogin = preparedInsert('wx_logins', LOGIN_COLUMNS);
+
+const devicesInsert = preparedInsertMany('wx_devices', DEVICE_COLUMNS);
+const loginsInsert = preparedInsertMany('wx_logins', LOGIN_COLUMNS);
+/**
+ * A new device and its first login (a QR code asked for without a device): together, one statement
+ * on PostgreSQL (db/prepared.ts insertManyTogether) rather than two round trips and two commits.
+ */
+export const insertDeviceWithLogin = (
+  db: Kysely<DB>,
+  device: Selectable<DB['wx_devices']>,
+  login: Selectable<DB['wx_logins']>,
+) => insertManyTogether(db, [rowsFor(devicesInsert, [device]), rowsFor(loginsInsert, [login])]);
 
 // A login is read on each of its steps (scan, confirm, check): prepared.
 const findLoginQuery = preparedQuery(1, (db, id: string) =>

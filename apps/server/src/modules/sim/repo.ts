@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import { preparedInsertMany, preparedQuery } from '../../db/prepared.js';
+import { insertManyTogether, preparedInsertMany, preparedQuery, rowsFor } from '../../db/prepared.js';
 import type { DB, SimContactsTable, SimRoomMembersTable } from '../../db/schema.js';
 
 const anyContactQuery = preparedQuery(1, (db, accountId: string) =>
@@ -48,18 +48,14 @@ const insertRoomMembers = preparedInsertMany(
 
 /**
  * An account's whole simulated network, its contacts and the members of its rooms, together or not
- * at all. Written once however often it is called at once: rows already there are skipped (both
+ * at all (one statement on PostgreSQL). Written once however often it is called at once: rows already there are skipped (both
  * tables have a unique key, and one account's network is always the same: it comes from its device).
  */
 export const insertNetwork = (
   db: Kysely<DB>,
   contacts: Selectable<SimContactsTable>[],
   members: Selectable<SimRoomMembersTable>[],
-) =>
-  db.transaction().execute(async (trx) => {
-    await insertContacts(trx, contacts);
-    await insertRoomMembers(trx, members);
-  });
+) => insertManyTogether(db, [rowsFor(insertContacts, contacts), rowsFor(insertRoomMembers, members)]);
 
 export const contacts = (db: Kysely<DB>, accountId: string) =>
   db

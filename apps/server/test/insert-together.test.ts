@@ -1,0 +1,66 @@
+import type { Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Database, migrateToLatest, openDatabase } from '../src/db/index.js';
+import { insertManyTogether, preparedInsertMany, rowsFor } from '../src/db/prepared.js';
+import type { DB } from '../src/db/schema.js';
+import { createPgSchema, dialects, withSchemaChangeLock } from './helpers.js';
+
+// db/prepared.ts insertManyTogether: rows of several tables together or not at all (one statement on
+// PostgreSQL, a transaction on SQLite). Its users: a new device with its login, a simulated network.
+describe.each(dialects)('rows of several tables written together (%s)', (dialect) => {
+  let schema: { schema: string; drop: () => Promise<void> } | undefined;
+  let database: Database;
+  let db: Kysely<DB>;
+
+  beforeAll(async () => {
+    if (dialect === 'postgres') {
+      schema = await createPgSchema();
+      database = await openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL!, pgSchema: schema.schema });
+    } else {
+      database = await openDatabase({ sqliteFile: ':memory:' });
+    }
+    db = database.db;
+    await withSchemaChangeLock(() => migrateToLatest(db));
+  });
+  afterAll(async () => {
+    await database?.close();
+    await schema?.drop();
+  });
+
+  const settings = preparedInsertMany('settings', { key: true, value: true, updated_at: true });
+  const stored = async (prefix: string) =>
+    (
+      await db
+        .selectFrom('settings')
+        .select(['key', 'value', 'updated_at'])
+        .where('key', 'like', `${prefix}%`)
+        .orderBy('key')
+        .execute()
+    ).map((r) => ({ ...r, updated_at: Number(r.updated_at) }));
+
+  it('writes each part’s rows, values as given', async () => {
+    const first = [
+      { key: 'a.1', value: `它's "quoted" 😀`, updated_at: 1_732_700_000_001 },
+      { key: 'a.2', value: '', updated_at: 2 },
+    ];
+    const second = [{ key: 'a.3', value: 'three', updated_at: 3 }];
+    await insertManyTogether(db, [
+      rowsFor(settings, first),
+      rowsFor(settings, []),
+      rowsFor(settings, second),
+    ]);
+    expect(await stored('a.')).toEqual([...first, ...second]);
+  });
+
+  it('a part that fails keeps none of the others', async () => {
+    await insertManyTogether(db, [rowsFor(settings, [{ key: 'b.taken', value: 'first', updated_at: 1 }])]);
+    await expect(
+      insertManyTogether(db, [
+        rowsFor(settings, [{ key: 'b.new', value: 'new', updated_at: 2 }]),
+        // The same key again (no skipConflicts): the statement, or the transaction, fails whole.
+        rowsFor(settings, [{ key: 'b.taken', value: 'second', updated_at: 2 }]),
+      ]),
+    ).rejects.toThrow();
+    expect(await stored('b.')).toEqual([{ key: 'b.taken', value: 'first', updated_at: 1 }]);
+  });
+});
