@@ -93,4 +93,18 @@ describe('createTurnBatcher', () => {
     expect(runs).toEqual([[1, 2, 3], [1], [2], [3]]);
     expect(await batcher.add(4)).toBe(4);
   });
+
+  it('batchNow names the batch an item added now goes in: the same until that batch leaves', async () => {
+    const batcher = createTurnBatcher(async (items: number[]) => items, 3);
+    const first = batcher.batchNow();
+    const a = [batcher.add(1), batcher.add(2)];
+    expect(batcher.batchNow()).toBe(first); // still waiting for the end of the turn
+    a.push(batcher.add(3)); // full: it leaves at once
+    expect(batcher.batchNow()).toBe(first + 1);
+    await Promise.all(a);
+    const b = batcher.add(4);
+    expect(batcher.batchNow()).toBe(first + 1);
+    await b; // the end of the turn took it
+    expect(batcher.batchNow()).toBe(first + 2);
+  });
 });

@@ -65,13 +65,21 @@ export function createTurnBatcher<T, R>(run: (items: T[]) => Promise<R[]>, maxBa
   // A batch that fails is run again one item at a time, so an item that cannot be written fails
   // alone, with its own error, as it would have without the batch; `run` must change nothing when it
   // throws (one statement), or be safe to repeat for an item.
+  /** Batches flushed so far: an item added now goes in batch number `flushed`. */
+  let flushed = 0;
   function flush() {
     const batch = waiting;
     waiting = [];
+    flushed += 1;
     if (batch.length > 0) void runBatch(run, batch, true);
   }
 
   return {
+    /**
+     * The batch an item added now goes in. While it stays the same, items added go in one statement
+     * with those added before: their batch has not left yet.
+     */
+    batchNow: () => flushed,
     add(item: T): Promise<R> {
       return new Promise<R>((resolve, reject) => {
         waiting.push({ item, resolve, reject });

@@ -176,6 +176,13 @@ export function createSendQueue(
     const run = { again: !claimed, claimed: claimed ? [claimed] : [], done: Promise.resolve() };
     runs.set(accountId, run);
     run.done = (async () => {
+      /** Settles of sends made by this run not written yet, and the turn batch they went in. */
+      let settling: Array<Promise<boolean>> = [];
+      let settlingIn = -1;
+      const settled = async () => {
+        await Promise.all(settling);
+        settling = [];
+      };
       try {
         let account = known;
         for (;;) {
@@ -183,7 +190,26 @@ export function createSendQueue(
           const batch = run.claimed.splice(0, SETTLE_BATCH);
           if (batch.length > 0) {
             account ??= await repo.findAccountById(db, accountId);
-            if (account) run.claimed.unshift(...(await sendClaimedInOrder(account, batch)));
+            if (!account) continue;
+            const sent = await sendClaimedInOrder(account, batch);
+            run.claimed.unshift(...sent.rest);
+            if (sent.outcomes.length === 0) continue;
+            // An account's sends are settled in order: a batch once the settle of the one before is
+            // written, unless that one still waits in this turn's statement (PostgreSQL): then in
+            // the same statement. The claimed inserts of a turn come back together, and the run the
+            // first of them started had made the account's others wait for its settle's round trip
+            // before their own. SQLite writes a settle in the turn's group commit: awaited here.
+            if (settling.length > 0 && settleInTurn?.batchNow() !== settlingIn) await settled();
+            // settle() adds to the turn batch before its first await: the batch numbers around it
+            // say which one the outcomes joined, or that one left meanwhile (full).
+            const before = settleInTurn?.batchNow();
+            settling.push(settle(account, sent.outcomes));
+            settlingIn = before !== undefined && settleInTurn?.batchNow() === before ? before : -1;
+            if (!settleInTurn) await settled();
+            continue;
+          }
+          if (settling.length > 0) {
+            await settled();
             continue;
           }
           if (!run.again || stopped) break;
@@ -233,14 +259,14 @@ export function createSendQueue(
 
   /**
    * Sends, in order, messages of one account this process holds the claims of (stored claimed by
-   * their send calls), then settles them all in one write: one commit for many sends. Sends that
-   * take long (a real network) are settled after SETTLE_WITHIN_MS, not made to wait for the rest;
-   * those not sent yet are returned, to go next.
+   * their send calls), for the caller to settle them all in one write: one commit for many sends.
+   * Sends that take long (a real network) are settled after SETTLE_WITHIN_MS, not made to wait for
+   * the rest; those not sent yet are returned (`rest`), to go next.
    */
   async function sendClaimedInOrder(
     account: WxAccountViewRow,
     batch: Array<{ message: QueuedMessage; token: string }>,
-  ) {
+  ): Promise<{ outcomes: SendOutcome[]; rest: typeof batch }> {
     const outcomes: SendOutcome[] = [];
     const started = Date.now();
     let i = 0;
@@ -256,8 +282,7 @@ export function createSendQueue(
       log.error({ err, msgId: batch[i]?.message.id }, 'send failed');
       i += 1;
     }
-    if (outcomes.length > 0) await settle(account, outcomes);
-    return batch.slice(i);
+    return { outcomes, rest: batch.slice(i) };
   }
 
   async function sendOne(
