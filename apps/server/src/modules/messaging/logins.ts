@@ -1,7 +1,7 @@
 import { ACTIVE_QR_STATES, isActiveQrState, type QrState } from '@wxc/contract';
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import QRCode from 'qrcode';
-import type { DB, WxAccountRow, WxDevicesTable, WxLoginRow } from '../../db/schema.js';
+import type { DB, WxAccountRow, WxDeviceRow, WxLoginRow } from '../../db/schema.js';
 import { newId, randomDigits } from '../../lib/crypto.js';
 import { AppError } from '../../lib/errors.js';
 import type { ApiCaller } from '../../lib/http.js';
@@ -386,7 +386,8 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
         throw new AppError('BAD_REQUEST', `proxy：未知的登录地区 ${input.proxy}，可用的见 proxyList`);
       }
       const now = Date.now();
-      let device: Selectable<WxDevicesTable> | undefined;
+      /** A new device, written with the login. */
+      let device: WxDeviceRow | undefined;
       let proxy = input.proxy ?? proxies[0]?.code ?? '';
       if (input.deviceId) {
         const known = await repo.findDevice(db, caller.companyId, input.deviceId);

@@ -20,7 +20,14 @@ import {
   rowsFor,
   type ShapedStatement,
 } from '../../db/prepared.js';
-import type { DB, WxAccountsTable, WxLoginsTable, WxMessagesTable } from '../../db/schema.js';
+import type {
+  DB,
+  WxAccountsTable,
+  WxDeviceRow,
+  WxLoginRow,
+  WxLoginsTable,
+  WxMessagesTable,
+} from '../../db/schema.js';
 import type { PackageService } from '../packages/service.js';
 import type { WxAccountViewRow } from './mappers.js';
 
@@ -85,11 +92,8 @@ const loginsInsert = preparedInsertMany('wx_logins', LOGIN_COLUMNS);
  * A new device and its first login (a QR code asked for without a device): together, one statement
  * on PostgreSQL (db/prepared.ts insertManyTogether) rather than two round trips and two commits.
  */
-export const insertDeviceWithLogin = (
-  db: Kysely<DB>,
-  device: Selectable<DB['wx_devices']>,
-  login: Selectable<DB['wx_logins']>,
-) => insertManyTogether(db, [rowsFor(devicesInsert, [device]), rowsFor(loginsInsert, [login])]);
+export const insertDeviceWithLogin = (db: Kysely<DB>, device: WxDeviceRow, login: WxLoginRow) =>
+  insertManyTogether(db, [rowsFor(devicesInsert, [device]), rowsFor(loginsInsert, [login])]);
 
 // A login is read on each of its steps (scan, confirm, check): prepared.
 const findLoginQuery = preparedQuery(1, (db, id: string) =>

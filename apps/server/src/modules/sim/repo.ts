@@ -48,8 +48,9 @@ const insertRoomMembers = preparedInsertMany(
 
 /**
  * An account's whole simulated network, its contacts and the members of its rooms, together or not
- * at all (one statement on PostgreSQL). Written once however often it is called at once: rows already there are skipped (both
- * tables have a unique key, and one account's network is always the same: it comes from its device).
+ * at all (one statement on PostgreSQL). Written once however often it is called at once: rows
+ * already there are skipped (both tables have a unique key, and one account's network is always the
+ * same: it comes from its device).
  */
 export const insertNetwork = (
   db: Kysely<DB>,
