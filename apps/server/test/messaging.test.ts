@@ -1143,7 +1143,24 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
           ),
         ).toMatchObject({ subAccountId: subB });
         expect(await send(c.creds)).toMatchObject({ status: 404 });
+        const delivered = rec.got.length;
         expect((await send(credsB)).data.status).toBe('sent');
+        // Its "sent" callback and the contact's reply (stored, with its callback) land after the
+        // answer: let them, so the counts below change only by what a refused send would write.
+        await waitFor(
+          'the send’s callbacks delivered and settled',
+          async () =>
+            rec.got.length >= delivered + 2 &&
+            Number(
+              (
+                await db
+                  .selectFrom('callback_events')
+                  .select((eb) => eb.fn.countAll().as('n'))
+                  .where('status', '=', 'pending')
+                  .executeTakeFirstOrThrow()
+              ).n,
+            ) === 0,
+        );
 
         // Taken offline elsewhere: refused as offline, nothing stored; a message for it is dropped.
         await setAccount({ status: 'offline' });
