@@ -62,11 +62,11 @@ export function createTurnBatcher<T, R>(run: (items: T[]) => Promise<R[]>, maxBa
   let waiting: Array<Waiting<T, R>> = [];
   let scheduled = false;
 
+  /** Batches flushed so far: an item added now goes in batch number `flushed`. */
+  let flushed = 0;
   // A batch that fails is run again one item at a time, so an item that cannot be written fails
   // alone, with its own error, as it would have without the batch; `run` must change nothing when it
   // throws (one statement), or be safe to repeat for an item.
-  /** Batches flushed so far: an item added now goes in batch number `flushed`. */
-  let flushed = 0;
   function flush() {
     const batch = waiting;
     waiting = [];
