@@ -271,6 +271,38 @@ export async function tableCounts(database: Database): Promise<Record<keyof DB, 
   return Object.fromEntries(rows.map((r) => [r.t, Number(r.n)])) as Record<keyof DB, number>;
 }
 
+/**
+ * tableCounts once the app has stopped writing: the same counts read twice, `quietMs` apart (at most
+ * `timeoutMs`, then the last read). For a "stores nothing" check in an app that earlier tests used:
+ * what they set going finishes after their answers (a send's "sent" callback and the contact's reply
+ * land after the send is answered), and on a loaded machine it can land inside the check's window.
+ */
+export async function quietTableCounts(
+  database: Database,
+  { quietMs = 150, timeoutMs = 5_000 } = {},
+): Promise<Record<keyof DB, number>> {
+  const end = Date.now() + timeoutMs;
+  let counts = await tableCounts(database);
+  for (;;) {
+    await new Promise((r) => setTimeout(r, quietMs));
+    const again = await tableCounts(database);
+    if (Object.keys(changedTables(counts, again)).length === 0 || Date.now() > end) return again;
+    counts = again;
+  }
+}
+
+/** The tables whose counts differ, with both counts: `{}` when none (an assertion that names them). */
+export function changedTables(
+  before: Record<string, number>,
+  after: Record<string, number>,
+): Record<string, [number | undefined, number | undefined]> {
+  const changed: Record<string, [number | undefined, number | undefined]> = {};
+  for (const table of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (before[table] !== after[table]) changed[table] = [before[table], after[table]];
+  }
+  return changed;
+}
+
 let phoneSeq = 0;
 /** A mobile number no other test in this process uses. */
 export function uniquePhone(): string {
