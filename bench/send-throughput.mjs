@@ -9,7 +9,17 @@ import { createHash, createHmac } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { api, apiCompany, databaseOf, load, loginSimAccount, post, startServer, stringArg } from './lib.mjs';
+import {
+  api,
+  apiCompany,
+  cpuMs,
+  databaseOf,
+  load,
+  loginSimAccount,
+  post,
+  startServer,
+  stringArg,
+} from './lib.mjs';
 
 const arg = (name, def) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -48,6 +58,9 @@ const baselineProc = spawn(process.execPath, [path.join(import.meta.dirname, 'ba
 const baselineUrl = await new Promise((resolve) =>
   baselineProc.stdout.on('data', (d) => resolve(String(d).match(/Console: (\S+)/)[1])),
 );
+// CPU per answer beside the rate: the rate follows whatever else the machine runs (the bare route
+// moved by half between runs minutes apart), the CPU an answer costs much less.
+const bareCpuBefore = cpuMs(baselineProc.pid);
 const baseline = await load(
   async () => (await post(`${baselineUrl}/echo`, { wxid: 'x', toWxid: 'y', content: 'hi' })).status === 200,
   {
@@ -55,7 +68,14 @@ const baseline = await load(
     seconds: Math.min(SECONDS, 5),
   },
 );
+const bareCpuUs = cpuUsPer(baselineProc.pid, bareCpuBefore, baseline.ok);
 baselineProc.kill('SIGTERM');
+
+/** CPU µs per operation a process used since `before` (ms), or null off Linux. */
+function cpuUsPer(pid, before, operations, opts = {}) {
+  const after = cpuMs(pid, opts);
+  return before === null || after === null ? null : Math.round(((after - before) * 1000) / operations);
+}
 
 // ---- the service
 const main = stringArg('server', undefined);
@@ -88,6 +108,8 @@ try {
   }
   await new Promise((r) => setTimeout(r, 500));
   const before = received;
+  const serverCpuBefore = cpuMs(server.child.pid, { children: true });
+  const benchCpuBefore = process.cpuUsage();
 
   const started = performance.now();
   const result = await load(
@@ -110,6 +132,10 @@ try {
   while (received - before < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   const delivered = received - before;
   const deliverySeconds = (lastCallbackAt - started) / 1000;
+  // The server's CPU for the sends and all their callbacks (its main thread, the callbacks' thread,
+  // the garbage collector's). PostgreSQL's own processes are not in it.
+  const serverCpuUs = cpuUsPer(server.child.pid, serverCpuBefore, result.ok, { children: true });
+  const benchCpu = process.cpuUsage(benchCpuBefore);
 
   const report = {
     when: new Date().toISOString(),
@@ -137,6 +163,15 @@ try {
       ),
     },
     ratioToBaseline: Number((result.perSecond / baseline.perSecond).toFixed(3)),
+    // The same comparison by CPU: what an answer of the bare route costs its server over what a send
+    // (with its two callbacks) costs this one; steadier than the rates on a shared machine. The load
+    // generator with the receiver (this process) beside them, per send.
+    cpu: {
+      bareServerUsPerRequest: bareCpuUs,
+      serverUsPerSend: serverCpuUs,
+      loadAndReceiverUsPerSend: Math.round((benchCpu.user + benchCpu.system) / result.ok),
+      ratio: bareCpuUs && serverCpuUs ? Number((bareCpuUs / serverCpuUs).toFixed(3)) : null,
+    },
   };
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   const dir = path.join(import.meta.dirname, 'results');
