@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Kysely, SqliteDialect, sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadSqliteDriver } from './driver.js';
-import { FLUSH_AT, groupCommitWrites } from './group-commit.js';
+import { FLUSH_AFTER_MS, FLUSH_AT, groupCommitWrites } from './group-commit.js';
 import { type Database, migrateToLatest, openDatabase } from './index.js';
 import type { DB } from './schema.js';
 
@@ -107,6 +107,26 @@ describe('group commit (SQLite)', () => {
     statements = [];
     await Promise.all(keys.slice(0, FLUSH_AT - 1).map((key) => writes.write(put(`${key}.again`))));
     expect(commits()).toBe(1);
+  });
+
+  it(`commits once the first write of a batch has waited ${FLUSH_AFTER_MS} ms, whatever the count; the rest of the turn goes next`, async () => {
+    const writes = groupCommitWrites(db);
+    let now = 1_000;
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => now);
+    try {
+      // One turn: two writes, then the turn goes on (other requests) before a third arrives.
+      const first = [writes.write(put('t.a')), writes.write(put('t.b'))];
+      now += FLUSH_AFTER_MS - 1;
+      const third = writes.write(put('t.c')); // not yet: the batch is younger than the bound
+      now += 1;
+      const fourth = writes.write(put('t.d')); // now: a, b, c and d go; e waits for the next
+      const fifth = writes.write(put('t.e'));
+      await Promise.all([...first, third, fourth, fifth]);
+    } finally {
+      clock.mockRestore();
+    }
+    expect(commits()).toBe(2);
+    expect(await committedKeys()).toEqual(['t.a', 't.b', 't.c', 't.d', 't.e']);
   });
 
   it('the server keeps the sub-journal of its savepoints in memory (no temporary file written per page)', async () => {

@@ -30,18 +30,24 @@ interface Unit {
 /** Units per transaction at most (a unit is a few statements). */
 const MAX_BATCH = 200;
 /**
- * A batch this large is committed at once rather than at the end of the turn: under heavy load a
- * turn of the event loop serves hundreds of requests, and a write waiting for its end waited for all
- * of them (a send makes two such writes: its answer waited two turns, p99 1.4 s in the soak).
- * Measured (session 20, send benchmark, alternating): 16 sends 14-17 % more than 8 (most batches
- * were full at 8: six units a commit on average), 32 no more than 16; the soak's p99 unchanged.
+ * A batch is committed before the end of its turn once this many units wait, or once its first unit
+ * has waited FLUSH_AFTER_MS (checked as units arrive): under heavy load a turn of the event loop
+ * serves hundreds of requests, and a write waiting for its end waited for all of them (a send makes
+ * two such writes: its answer waited two turns, p99 1.4 s in the soak). The count alone made a
+ * larger batch wait for more company (session 20: 32 units, the soak's p99 261 → 391 ms); the time
+ * bound keeps a write's wait short whatever the count. Measured (session 24, alternating): the send
+ * benchmark's turns bring ~25 units, which 16 split in two; 64 with 3 ms: commits 611 → ~200 a
+ * second, their time −25 %, the server's CPU a send −5 to −13 % in four pairs; in the soak a send's
+ * p99 stayed with the reads' (1.0–1.04 times theirs, 1.08–1.15 with 16; 64 without the time bound:
+ * 1.34–1.43).
  */
-export const FLUSH_AT = 16;
+export const FLUSH_AT = 64;
+export const FLUSH_AFTER_MS = 3;
 
 /**
  * SQLite: group commit. What is written during one turn of the event loop is committed together,
- * at the end of the turn (setImmediate) or once FLUSH_AT units wait, in one transaction, each unit
- * in a savepoint of its own: a unit that throws is rolled back alone and its caller gets its error,
+ * at the end of the turn (setImmediate) or sooner (FLUSH_AT, FLUSH_AFTER_MS), in one transaction,
+ * each unit in a savepoint of its own: a unit that throws is rolled back alone and its caller gets its error,
  * exactly as with a transaction of its own; nobody's promise resolves before the commit. A commit
  * is most of a small write's cost in SQLite (WAL pages appended, bench/README.md session 11), and
  * a send made five.
@@ -58,6 +64,8 @@ const RELEASE_SAVEPOINT = sql.raw('release savepoint unit');
 
 export function groupCommitWrites(db: Kysely<DB>): Writes {
   let waiting: Unit[] = [];
+  /** When the first of `waiting` arrived (performance.now()). */
+  let firstAt = 0;
   let scheduled = false;
   let running = false;
 
@@ -124,9 +132,11 @@ export function groupCommitWrites(db: Kysely<DB>): Writes {
 
   function transact<T>(work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
+      const now = performance.now();
+      if (waiting.length === 0) firstAt = now;
       waiting.push({ work, resolve: resolve as (value: unknown) => void, reject });
       if (running) return; // taken by the batch after the one committing now
-      if (waiting.length >= FLUSH_AT) flush();
+      if (waiting.length >= FLUSH_AT || now - firstAt >= FLUSH_AFTER_MS) flush();
       else if (!scheduled) {
         scheduled = true;
         setImmediate(flush);
