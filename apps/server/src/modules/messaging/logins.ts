@@ -291,7 +291,7 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
     }
     // As committed: the row the transaction wrote (no read back).
     const account: WxAccountViewRow = { ...online!, sub_account_name: sub.name };
-    await provider.accountOnline(ref(account));
+    await provider.accountOnline(ref(account), { created: before === undefined });
     await qrChanged(confirmed!, 'confirmed');
     bus.publish({ kind: 'account', companyId: account.company_id, wxid: account.wxid, status: 'online' });
     await ctx.emitFor(account, 'login', { ...toWxAccount(account), instanceId: login.id });

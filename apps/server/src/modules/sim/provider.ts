@@ -232,8 +232,9 @@ export function createSimulator(opts: SimulatorOptions) {
     // Its network lives in the database: nothing to reconnect after a restart.
     async start() {},
 
-    async accountOnline(account) {
-      if (await repo.hasNetwork(db, account.accountId)) return;
+    async accountOnline(account, opts) {
+      // A known account has its network from an earlier login (one read); a new one cannot.
+      if (!opts?.created && (await repo.hasNetwork(db, account.accountId))) return;
       const net = networkForDevice(account.deviceId);
       const base = { wx_account_id: account.accountId, country: 'CN', remark: '', unreachable: 0 };
       const contacts = [
