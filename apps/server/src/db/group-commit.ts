@@ -33,13 +33,12 @@ const MAX_BATCH = 200;
  * A batch is committed before the end of its turn once this many units wait, or once its first unit
  * has waited FLUSH_AFTER_MS (checked as units arrive): under heavy load a turn of the event loop
  * serves hundreds of requests, and a write waiting for its end waited for all of them (a send makes
- * two such writes: its answer waited two turns, p99 1.4 s in the soak). The count alone made a
- * larger batch wait for more company (session 20: 32 units, the soak's p99 261 → 391 ms); the time
- * bound keeps a write's wait short whatever the count. Measured (session 24, alternating): the send
- * benchmark's turns bring ~25 units, which 16 split in two; 64 with 3 ms: commits 611 → ~200 a
- * second, their time −25 %, the server's CPU a send −5 to −13 % in four pairs; in the soak a send's
- * p99 stayed with the reads' (1.0–1.04 times theirs, 1.08–1.15 with 16; 64 without the time bound:
- * 1.34–1.43).
+ * two such writes: its answer waited two turns, p99 1.4 s in the soak). A count alone made a larger
+ * batch wait for more company (session 20: 32 units, the soak's p99 261 → 391 ms); the time bound
+ * keeps that wait short, so the count can be large. Session 24 (bench/README.md): the send
+ * benchmark's turns bring ~25 units, which 16 split in two; 64 units or 3 ms made a third of the
+ * commits, its SQL 6 % and the server's CPU a send ~5 % less, and a send's p99 in the soak stayed
+ * with the reads' (64 without the time bound: 1.34–1.43 times theirs).
  */
 export const FLUSH_AT = 64;
 export const FLUSH_AFTER_MS = 3;
@@ -47,10 +46,10 @@ export const FLUSH_AFTER_MS = 3;
 /**
  * SQLite: group commit. What is written during one turn of the event loop is committed together,
  * at the end of the turn (setImmediate) or sooner (FLUSH_AT, FLUSH_AFTER_MS), in one transaction,
- * each unit in a savepoint of its own: a unit that throws is rolled back alone and its caller gets its error,
- * exactly as with a transaction of its own; nobody's promise resolves before the commit. A commit
- * is most of a small write's cost in SQLite (WAL pages appended, bench/README.md session 11), and
- * a send made five.
+ * each unit in a savepoint of its own: a unit that throws is rolled back alone and its caller gets
+ * its error, exactly as with a transaction of its own; nobody's promise resolves before the commit.
+ * A commit is most of a small write's cost in SQLite (WAL pages appended, bench/README.md session
+ * 11), and a send made five.
  *
  * The transaction runs to its end within microtasks (units only run SQL, synchronous underneath),
  * so SQLite's write lock is never held across a turn of the event loop. A unit must use the `trx`
