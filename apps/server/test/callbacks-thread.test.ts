@@ -39,14 +39,17 @@ function logSpy() {
 }
 
 /**
- * A stand-in thread program (plain JavaScript, run as it is): ready at once; a post to a URL ending
- * in /exit ends the thread, one ending in /silent is never answered, any other is answered 299.
+ * A stand-in thread program (plain JavaScript, run as it is): ready at once (or after `loadMs` of
+ * work, as a program slow to load; or never: it hangs while starting); a post to a URL ending in /exit ends the thread, one
+ * ending in /silent is never answered, any other is answered 299.
  */
-function standInProgram(): URL {
+function standInProgram({ loadMs = 0, ready = true } = {}): URL {
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'wxc-thread-')), 'program.mjs');
   writeFileSync(
     file,
     `import { parentPort } from 'node:worker_threads';
+for (const end = Date.now() + ${loadMs}; Date.now() < end;);
+${ready ? '' : 'setInterval(() => {}, 1000); await new Promise(() => {}); // hangs while starting'}
 parentPort.on('message', (posts) => {
   for (const [id, post] of posts) {
     if (post.url.endsWith('/exit')) process.exit(3);
@@ -61,13 +64,16 @@ parentPort.postMessage([]);
 }
 
 /** A thread transport running the stand-in program, and what it logged. */
-function standIn(options: Partial<ThreadTransportOptions> = {}) {
+function standIn(
+  options: Partial<ThreadTransportOptions> = {},
+  program: Parameters<typeof standInProgram>[0] = {},
+) {
   const spy = logSpy();
   const transport = createThreadTransport({
     allowPrivate: true,
     timeoutMs: 1_000,
     log: spy.log,
-    program: standInProgram(),
+    program: standInProgram(program),
     ...options,
   });
   return { transport, spy };
@@ -174,6 +180,29 @@ describe('the callback thread', () => {
       expect(await transport.post(post('http://127.0.0.1:9/after'))).toMatchObject({ statusCode: 299 });
     } finally {
       await transport.close();
+    }
+  });
+
+  it('a post waits for a thread slow to start without counting it against the post; one that never starts is ended', async () => {
+    // Loading takes longer than a post may stay unanswered once the thread has it.
+    const slow = standIn({ timeoutMs: 100, stuckAfterMs: 200 }, { loadMs: 600 });
+    try {
+      expect(await slow.transport.post(post('http://127.0.0.1:9/slow'))).toMatchObject({ statusCode: 299 });
+      expect(slow.spy.lines.filter((l) => l.level === 'error')).toEqual([]);
+    } finally {
+      await slow.transport.close();
+    }
+    const never = standIn({ timeoutMs: 100, stuckAfterMs: 200, startupMs: 300 }, { ready: false });
+    try {
+      const started = Date.now();
+      expect(await never.transport.post(post('http://127.0.0.1:9/never'))).toMatchObject({
+        statusCode: null,
+        error: '回调投递线程无响应，将按计划重试',
+      });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+      expect(never.spy.lines.some((l) => l.msg.includes('did not start in time'))).toBe(true);
+    } finally {
+      await never.transport.close();
     }
   });
 

@@ -53,6 +53,12 @@ function threadProgram(): URL {
  * claims run out (60 s) and another delivery takes them.
  */
 const STUCK_AFTER_MS = 30_000;
+/**
+ * A thread that has not said it is ready this long after it was started is ended (its posts fail
+ * and are retried). Its posts' clocks start once it is ready: starting a thread (loading its
+ * program) on a busy machine is not a post going unanswered.
+ */
+const STARTUP_MS = 10_000;
 
 export interface ThreadTransportOptions extends Omit<TransportOptions, 'resolve'> {
   log: Pick<FastifyBaseLogger, 'warn' | 'error'>;
@@ -60,6 +66,8 @@ export interface ThreadTransportOptions extends Omit<TransportOptions, 'resolve'
   program?: URL | undefined;
   /** How long past a post's timeout the thread may stay silent before it is ended (default 30 s). */
   stuckAfterMs?: number | undefined;
+  /** How long a thread may take to say it is ready before it is ended (default 10 s). */
+  startupMs?: number | undefined;
 }
 
 /**
@@ -77,7 +85,10 @@ export function createThreadTransport(o: ThreadTransportOptions): CallbackTransp
   /** Worked out when the first thread starts (from source, that is when it is bundled). */
   let program: URL | undefined = o.program;
   const stuckAfterMs = o.stuckAfterMs ?? STUCK_AFTER_MS;
+  const startupMs = o.startupMs ?? STARTUP_MS;
   let thread: Worker | null = null;
+  /** When each thread still starting was started; gone once it is ready. */
+  const starting = new Map<Worker, number>();
   /** The thread has said it is ready: its ending is a failure, not a bad start. */
   let started = false;
   let inline: CallbackTransport | null = null;
@@ -137,12 +148,16 @@ export function createThreadTransport(o: ThreadTransportOptions): CallbackTransp
       goInline({ err });
       return null;
     }
+    starting.set(t, Date.now());
     t.on('message', (outcomes: Array<[number, AttemptOutcome]>) => {
-      started = true; // its first message, empty, says it is ready
+      // Its first message, empty, says it is ready: what it was given is with it from now.
+      started = true;
+      if (starting.delete(t)) for (const [, p] of sentTo(t)) p.since = Date.now();
       for (const [id, outcome] of outcomes) answer(id, outcome);
     });
     t.on('error', (err) => log.error({ err }, 'callback thread failed'));
     t.on('exit', (code) => {
+      starting.delete(t);
       if (thread === t) thread = null;
       if (!started) {
         // It never ran: deliver inline from now on, starting with what it was given.
@@ -175,18 +190,26 @@ export function createThreadTransport(o: ThreadTransportOptions): CallbackTransp
   function watch() {
     watchdog = setInterval(
       () => {
-        const overdue = Date.now() - o.timeoutMs - stuckAfterMs;
+        const now = Date.now();
+        const overdue = now - o.timeoutMs - stuckAfterMs;
         for (const p of pending.values()) {
           const stuck = p.thread;
-          if (p.since >= overdue || !stuck) continue;
-          log.error({ pending: pending.size }, 'callback thread stopped answering: ending it');
+          if (!stuck) continue;
+          const startedAt = starting.get(stuck);
+          if (startedAt === undefined ? p.since >= overdue : startedAt >= now - startupMs) continue;
+          log.error(
+            { pending: pending.size },
+            startedAt === undefined
+              ? 'callback thread stopped answering: ending it'
+              : 'callback thread did not start in time: ending it',
+          );
           if (thread === stuck) thread = null;
           for (const [id] of sentTo(stuck)) answer(id, failed('回调投递线程无响应，将按计划重试'));
           void stuck.terminate();
           return;
         }
       },
-      Math.min(1_000, stuckAfterMs),
+      Math.min(1_000, stuckAfterMs, startupMs),
     );
     watchdog.unref();
   }
