@@ -2,7 +2,8 @@
 // 1,000 kept-alive connections for a while, reads and sends mixed: console-session reads
 // (refreshLoginInfo), API-credential reads (proxyList) and sendMsgText through the simulator with
 // every callback delivered to a local receiver. Reports req/s, errors and timeouts, latency per kind,
-// the listen-queue overflows the kernel counted meanwhile, and the server's RSS over time.
+// the listen-queue overflows the kernel counted meanwhile, the server's RSS over time, and how far
+// the callbacks fell behind (their delay from event to arrival, the backlog at the end and its drain).
 // Loopback only; bounded in time (it stops by itself).
 //   npm run build && node bench/soak.mjs [--seconds 60] [--connections 1000] [--send-share 0.1]
 //   [--accounts 20] [--timeout-ms 10000] [--storm [--ramp-ms 0]] [--server path/to/other/dist/main.js]
@@ -18,6 +19,7 @@ import {
   loginSimAccount,
   machineFacts,
   numberArg,
+  percentiles,
   rssMb,
   startServer,
   stringArg,
@@ -86,12 +88,19 @@ function probeHealth(origin, seconds) {
   return done;
 }
 
-// ---- callback receiver: counts what arrives
+// ---- callback receiver: counts what arrives, and how long after its event (the envelope's
+// `timestamp` is in whole seconds, so delays are ±1 s)
 let callbacks = 0;
+let lastCallbackAt = 0;
+let callbackDelays = [];
 const receiver = http.createServer((req, res) => {
-  req.resume();
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
     callbacks++;
+    lastCallbackAt = performance.now();
+    const sent = JSON.parse(Buffer.concat(chunks).toString()).timestamp;
+    callbackDelays.push(Date.now() / 1000 - sent);
     res.end('ok');
   });
 });
@@ -122,6 +131,7 @@ try {
   const rss = [{ second: 0, mb: rssMb(server.child.pid) }];
   const overflowsBefore = listenOverflows();
   const callbacksBefore = callbacks;
+  callbackDelays = [];
   const health = probeHealth(base, SECONDS);
   const result = await loadConnections({
     origin: base,
@@ -158,7 +168,16 @@ try {
     },
   });
   const overflowsAfter = listenOverflows();
+  const ended = performance.now();
+  const callbacksByEnd = callbacks - callbacksBefore;
   rss.push({ second: result.seconds, mb: rssMb(server.child.pid) });
+  // Each send yields a message_status callback and the simulated contact's reply: wait (at most 2
+  // minutes) for the backlog the load left.
+  const expectedCallbacks = (result.byKind.sendMsgText?.ok ?? 0) * 2;
+  const drainDeadline = Date.now() + 120_000;
+  while (callbacks - callbacksBefore < expectedCallbacks && Date.now() < drainDeadline)
+    await new Promise((r) => setTimeout(r, 100));
+  const delays = percentiles(callbackDelays, [50, 99]);
 
   const kinds = Object.values(result.byKind);
   const sum = (f) => kinds.reduce((n, k) => n + k[f], 0);
@@ -193,7 +212,18 @@ try {
     },
     byKind: result.byKind,
     listenQueueOverflows: overflowsBefore === null ? null : overflowsAfter - overflowsBefore,
-    callbacksReceivedDuringRun: callbacks - callbacksBefore,
+    callbacks: {
+      expected: expectedCallbacks,
+      deliveredDuringRun: callbacksByEnd,
+      backlogAtEnd: expectedCallbacks - callbacksByEnd,
+      delivered: callbacks - callbacksBefore,
+      drainedAfterEndSeconds:
+        callbacks - callbacksBefore >= expectedCallbacks
+          ? Number((Math.max(0, lastCallbackAt - ended) / 1000).toFixed(1))
+          : null,
+      // From the event to its arrival, in seconds (±1: the envelope's timestamp is whole seconds).
+      delaySeconds: { p50: delays.p50, p99: delays.p99, max: delays.max },
+    },
     healthProbes: await health,
     rssMb: {
       start: rss[0].mb,

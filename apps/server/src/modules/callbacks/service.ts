@@ -25,9 +25,9 @@ import { createDeliveryWorker } from './worker.js';
 export const DEFAULT_RETRY_DELAYS_MS = [5_000, 30_000, 60_000, 120_000, 300_000, 900_000, 2_400_000];
 export const CALLBACK_TIMEOUT_MS = 5_000;
 /**
- * Deliveries in flight per process, all receivers together (so also the most one receiver sees at
- * once from a process); the connections are kept alive between events. Each send makes two events,
- * and a delivery waits on this process's own busy event loop as much as on the receiver. Measured
+ * Deliveries in flight per process, all receivers together, while the worker keeps up. Each send
+ * makes two events, and a delivery waits on this process's own busy event loop as much as on the
+ * receiver. Measured
  * (bench/README.md, session 10): in the send benchmark 32 falls behind the sends (drained 6 s after
  * a 15 s run), 128 keeps up (under 1 s, ~25 % fewer sends); but in the 1,000-connection soak 64
  * and 128 made the event loop lag past the shedding threshold (5 % and 40 % of requests answered
@@ -46,12 +46,36 @@ export const DELIVERY_CONCURRENCY = 32;
  */
 export const IDLE_DELIVERY_CONCURRENCY = 128;
 export const IDLE_LAG_MS = 10;
+/**
+ * Deliveries in flight while the worker is behind: the oldest event of its last claim waited
+ * CATCH_UP_AFTER_MS or more past its due time. Under a saturated loop (the 1,000-connection soak)
+ * a delivery's round trip waits on the busy event loop (and on PostgreSQL on the pool) as long as a
+ * request does, 50-150 ms, so the slots needed are the event rate times that (Little's law): 32 carried
+ * ~700 a second against the ~4,000 the sends made, 15-34 % of the callbacks arrived during the run,
+ * 16 s late at the median and later the longer the load lasted (an incoming message reaches the
+ * customer only by callback). 512 kept up on SQLite but not on PostgreSQL (75 %, delays growing);
+ * 1,024 kept up on both (bench/README.md, session 25). Slots are cheap: a receiver still sees at most
+ * RECEIVER_CONNECTIONS requests at once (transport.ts); the rest wait on this process. Catching up
+ * takes requests some of their share, by design: an outbox that falls behind without bound is a
+ * failure that only shows later.
+ */
+export const CATCH_UP_DELIVERY_CONCURRENCY = 1024;
+/** Behind by this much, the worker catches up (1 s let callbacks fall 2-4 s behind in the soak). */
+export const CATCH_UP_AFTER_MS = 250;
 
-/** Deliveries in flight allowed now: fixed when configured, else by how busy the event loop is. */
-function deliveryLimit({ concurrency, loopLag }: Pick<CallbackServiceDeps, 'concurrency' | 'loopLag'>) {
+/** Deliveries in flight allowed now, by how busy the event loop is and how far behind the worker is. */
+export function deliveryLimitNow(lagMs: number, behindMs: number): number {
+  if (behindMs >= CATCH_UP_AFTER_MS) return CATCH_UP_DELIVERY_CONCURRENCY;
+  return lagMs < IDLE_LAG_MS ? IDLE_DELIVERY_CONCURRENCY : DELIVERY_CONCURRENCY;
+}
+
+/** Deliveries in flight allowed now: fixed when configured, else `deliveryLimitNow`. */
+function deliveryLimit({
+  concurrency,
+  loopLag,
+}: Pick<CallbackServiceDeps, 'concurrency' | 'loopLag'>): (behindMs: number) => number {
   if (concurrency !== undefined) return () => concurrency;
-  if (!loopLag) return () => DELIVERY_CONCURRENCY;
-  return () => (loopLag.ms() < IDLE_LAG_MS ? IDLE_DELIVERY_CONCURRENCY : DELIVERY_CONCURRENCY);
+  return (behindMs) => deliveryLimitNow(loopLag ? loopLag.ms() : IDLE_LAG_MS, behindMs);
 }
 
 export interface CallbackServiceDeps {
@@ -69,7 +93,7 @@ export interface CallbackServiceDeps {
   resolve?: Resolver | undefined;
   /** Per attempt (default 5 s). */
   timeoutMs?: number | undefined;
-  /** Deliveries in flight per process (default DELIVERY_CONCURRENCY, or IDLE_DELIVERY_CONCURRENCY). */
+  /** Deliveries in flight per process, fixed (default: by the load and the backlog, `deliveryLimitNow`). */
   concurrency?: number | undefined;
   /** This process's event loop lag: while it idles, more deliveries are in flight. */
   loopLag?: LoopLag | undefined;
@@ -213,7 +237,8 @@ export function createCallbackService(deps: CallbackServiceDeps) {
 
   const lockMs = Math.max(60_000, timeoutMs * 4);
   const worker = createDeliveryWorker({
-    db,
+    claimDue: (now, limit, lockUntil) => repo.claimDue(db, now, limit, lockUntil),
+    nextDueAt: (now) => repo.nextDueAt(db, now),
     log,
     deliver: deliverClaimed,
     limit: deliveryLimit(deps),

@@ -44,6 +44,14 @@ export function signCallback(secretHash: string, timestamp: number | string, bod
   return createHmac('sha256', secretHash).update(`${timestamp}.${body}`).digest('hex');
 }
 
+/**
+ * Connections a process opens to one receiver (scheme, host and port) at most; posts beyond them wait
+ * in line for one (their time counts against the attempt's). While the outbox catches up it may have
+ * hundreds of deliveries in flight (service.ts, CATCH_UP_DELIVERY_CONCURRENCY), most of them waiting
+ * on this process rather than on the receiver: a receiver sees at most this many requests at once.
+ */
+export const RECEIVER_CONNECTIONS = 64;
+
 /** The reason an attempt is aborted when it runs out of time. */
 class CallbackTimeout extends Error {
   override name = 'TimeoutError';
@@ -81,7 +89,11 @@ export function createInlineTransport(o: TransportOptions): CallbackTransport {
    * refuse blocked addresses: the address checked is the address connected to (no DNS rebinding
    * between the URL check and the connection). `allowPrivate` lifts the rule here as well.
    */
-  const newAgent = () => new Agent({ connect: allowPrivate ? {} : { lookup: guardedLookup(resolve) } });
+  const newAgent = () =>
+    new Agent({
+      connections: RECEIVER_CONNECTIONS,
+      connect: allowPrivate ? {} : { lookup: guardedLookup(resolve) },
+    });
   let dispatcher = newAgent();
 
   async function post({ url, eventId, payload, secretHash }: CallbackPost): Promise<AttemptOutcome> {

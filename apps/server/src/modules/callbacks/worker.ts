@@ -1,15 +1,20 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { CallbackEventRow, DB } from '../../db/schema.js';
-import * as repo from './repo.js';
+import type { CallbackEventRow } from '../../db/schema.js';
 
 export interface WorkerOptions {
-  db: Kysely<DB>;
+  /** Claims at most `limit` due events until `lockUntil` (repo.claimDue), oldest due first. */
+  claimDue(now: number, limit: number, lockUntil: number): Promise<CallbackEventRow[]>;
+  /** When the next pending, unclaimed event falls due (repo.nextDueAt; null: none). */
+  nextDueAt(now: number): Promise<number | null>;
   log: FastifyBaseLogger;
   /** Delivers one claimed event and settles it; never rejects. */
   deliver(event: CallbackEventRow): Promise<void>;
-  /** Deliveries in flight at most, now (it may change with the load). */
-  limit(): number;
+  /**
+   * Deliveries in flight at most, now (it may change with the load), given how far behind the
+   * worker is: how long the oldest event of its last claim had waited past its due time, 0 once a
+   * claim found nothing more waiting.
+   */
+  limit(behindMs: number): number;
   /** How long a claim holds an event: longer than any attempt can take. */
   lockMs: number;
   /** Longest sleep: events queued by other processes are noticed within this. */
@@ -31,6 +36,16 @@ export function createDeliveryWorker(o: WorkerOptions) {
   const inFlight = new Set<Promise<void>>();
   /** Slots taken for events being stored already claimed (`reserve`), not yet handed over. */
   let reserved = 0;
+  /** How late the last claim's oldest event was (0: that claim emptied the queue). */
+  let behindMs = 0;
+  /**
+   * The last claim took all it could, so more may be waiting: new events then queue behind them
+   * instead of taking the free slots first (`reserve`), or under a steady load the old ones would
+   * only get the slots left over and wait longer and longer (seen in the soak: one event in many,
+   * its delay growing a second a second).
+   */
+  let backlog = false;
+  const limit = () => o.limit(behindMs);
 
   function schedule(ms: number) {
     if (!started || stopped) return;
@@ -50,16 +65,20 @@ export function createDeliveryWorker(o: WorkerOptions) {
   async function pass() {
     do {
       again = false;
-      const free = o.limit() - inFlight.size - reserved;
+      const free = limit() - inFlight.size - reserved;
       if (free <= 0) return; // a finishing delivery wakes the worker
       const now = Date.now();
-      const claimed = await repo.claimDue(o.db, now, free, now + o.lockMs);
+      const claimed = await o.claimDue(now, free, now + o.lockMs);
       for (const event of claimed) track(o.deliver(event));
-      if (claimed.length === free) again = true; // there may be more due
+      backlog = claimed.length === free;
+      if (backlog) {
+        again = true; // there may be more due
+        behindMs = Math.max(0, now - dueAt(claimed[0] as CallbackEventRow));
+      } else behindMs = 0;
     } while (again && !stopped);
     if (stopped) return;
     const now = Date.now();
-    const next = await repo.nextDueAt(o.db, now);
+    const next = await o.nextDueAt(now);
     schedule(next === null ? o.maxIdleMs : next - now);
   }
 
@@ -106,10 +125,11 @@ export function createDeliveryWorker(o: WorkerOptions) {
     track,
     /**
      * Takes a delivery slot for an event about to be stored already claimed by this process (so no
-     * claim is needed: `handOff` once it is committed, `release` if it is not); false when none is free.
+     * claim is needed: `handOff` once it is committed, `release` if it is not); false when none is free
+     * or older events may be waiting for one.
      */
     reserve(): boolean {
-      if (!started || stopped || inFlight.size + reserved >= o.limit()) return false;
+      if (!started || stopped || backlog || inFlight.size + reserved >= limit()) return false;
       reserved += 1;
       return true;
     },
@@ -134,6 +154,11 @@ export function createDeliveryWorker(o: WorkerOptions) {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
   };
+}
+
+/** When an event fell due: its next attempt's time (a first attempt's is its creation). */
+function dueAt(event: CallbackEventRow): number {
+  return event.next_attempt_at ?? event.created_at;
 }
 
 export type DeliveryWorker = ReturnType<typeof createDeliveryWorker>;

@@ -1,0 +1,168 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CallbackEventRow } from '../../db/schema.js';
+import {
+  CATCH_UP_AFTER_MS,
+  CATCH_UP_DELIVERY_CONCURRENCY,
+  DELIVERY_CONCURRENCY,
+  deliveryLimitNow,
+  IDLE_DELIVERY_CONCURRENCY,
+  IDLE_LAG_MS,
+} from './service.js';
+import { createDeliveryWorker, type DeliveryWorker } from './worker.js';
+
+const log = { error: () => {}, warn: () => {} } as unknown as FastifyBaseLogger;
+
+function event(id: string, dueAt: number): CallbackEventRow {
+  return {
+    id,
+    company_id: 'c',
+    api_account_id: 'a',
+    wxid: 'w',
+    type: 'message',
+    payload: '{}',
+    url: 'http://receiver.test/',
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: dueAt,
+    locked_until: 0,
+    last_status_code: null,
+    last_error: null,
+    created_at: dueAt,
+    delivered_at: null,
+  };
+}
+
+/**
+ * A worker over an in-memory queue of due events; deliveries stay in flight until `finish` (so the
+ * slots they hold are under the test's control). `limit` records what the worker told it.
+ */
+function harness(limit: (behindMs: number) => number) {
+  const queue: CallbackEventRow[] = [];
+  const inFlight: Array<{ event: CallbackEventRow; done: () => void }> = [];
+  const behindSeen: number[] = [];
+  /** While set, claims wait for it (a claim statement still on its way). */
+  let claimGate: Promise<void> | null = null;
+  const worker = createDeliveryWorker({
+    claimDue: async (_now, n) => {
+      await claimGate;
+      return queue.splice(0, n);
+    },
+    nextDueAt: async () => null,
+    log,
+    deliver: (e) => new Promise<void>((done) => inFlight.push({ event: e, done })),
+    limit: (behindMs) => {
+      behindSeen.push(behindMs);
+      return limit(behindMs);
+    },
+    lockMs: 60_000,
+    maxIdleMs: 60_000,
+  });
+  const settle = () => new Promise((r) => setTimeout(r, 5));
+  let openClaims = () => {};
+  running = { worker, inFlight, openClaims: () => openClaims() };
+  return {
+    queue,
+    inFlight,
+    behindSeen,
+    worker,
+    settle,
+    /** Holds the next claims until the returned function is called. */
+    holdClaims() {
+      let open = () => {};
+      claimGate = new Promise<void>((r) => {
+        open = r;
+      });
+      openClaims = () => {
+        claimGate = null;
+        open();
+      };
+      return openClaims;
+    },
+    /** Ends the oldest `n` deliveries in flight. */
+    async finish(n: number) {
+      for (const d of inFlight.splice(0, n)) d.done();
+      await settle();
+    },
+  };
+}
+
+/** The test's worker, stopped after it with its deliveries ended. */
+let running: {
+  worker: DeliveryWorker;
+  inFlight: Array<{ done: () => void }>;
+  openClaims: () => void;
+} | null = null;
+afterEach(async () => {
+  const r = running;
+  running = null;
+  if (!r) return;
+  const stopped = r.worker.stop();
+  r.openClaims();
+  for (const d of r.inFlight.splice(0)) d.done();
+  await stopped;
+});
+
+describe('callback delivery worker', () => {
+  it('takes as many as its limit allows, and tells the limit how late the last claim was', async () => {
+    const h = harness(() => 2);
+    const now = Date.now();
+    h.queue.push(event('old', now - 5_000), event('older', now - 4_000), event('new', now));
+    h.worker.start();
+    await h.settle();
+    expect(h.inFlight.map((d) => d.event.id)).toEqual(['old', 'older']);
+    // The claim was full: something may wait behind it, ~5 s late.
+    expect(h.behindSeen.at(-1)).toBeGreaterThanOrEqual(4_900);
+
+    await h.finish(2);
+    expect(h.inFlight.map((d) => d.event.id)).toEqual(['new']);
+    // That claim found less than it could take: the queue is empty, nothing is behind.
+    expect(h.worker.reserve()).toBe(true);
+    expect(h.behindSeen.at(-1)).toBe(0);
+    h.worker.release();
+  });
+
+  it('while older events wait, a new one queues behind them instead of taking a free slot', async () => {
+    const h = harness(() => 2);
+    const now = Date.now();
+    h.queue.push(event('a', now - 3_000), event('b', now - 2_000), event('c', now - 1_000));
+    h.worker.start();
+    await h.settle();
+    expect(h.inFlight.map((d) => d.event.id)).toEqual(['a', 'b']);
+    // 'a' ends; the worker's next claim is on its way: the slot is free, but 'c' waits for it.
+    const open = h.holdClaims();
+    await h.finish(1);
+    expect(h.worker.reserve()).toBe(false);
+    open();
+    await h.settle();
+    expect(h.inFlight.map((d) => d.event.id)).toEqual(['b', 'c']);
+
+    // 'b' ends, and the next claim finds the queue empty: a new event may take the slot again.
+    await h.finish(1);
+    expect(h.worker.reserve()).toBe(true);
+    h.worker.release();
+  });
+
+  it('a new event takes a free slot when nothing is waiting', async () => {
+    const h = harness(() => 1);
+    h.worker.start();
+    await h.settle();
+    expect(h.worker.reserve()).toBe(true);
+    expect(h.worker.reserve()).toBe(false); // the one slot is taken
+    h.worker.handOff(event('stored', Date.now()));
+    expect(h.inFlight.map((d) => d.event.id)).toEqual(['stored']);
+    await h.finish(1);
+  });
+});
+
+describe('deliveries in flight allowed', () => {
+  it('few under load, more on an idle loop, the most while behind', () => {
+    expect(deliveryLimitNow(50, 0)).toBe(DELIVERY_CONCURRENCY);
+    expect(deliveryLimitNow(IDLE_LAG_MS - 1, 0)).toBe(IDLE_DELIVERY_CONCURRENCY);
+    expect(deliveryLimitNow(50, CATCH_UP_AFTER_MS - 1)).toBe(DELIVERY_CONCURRENCY);
+    expect(deliveryLimitNow(50, CATCH_UP_AFTER_MS)).toBe(CATCH_UP_DELIVERY_CONCURRENCY);
+    expect(deliveryLimitNow(1, CATCH_UP_AFTER_MS)).toBe(CATCH_UP_DELIVERY_CONCURRENCY);
+    expect(DELIVERY_CONCURRENCY).toBeLessThan(IDLE_DELIVERY_CONCURRENCY);
+    expect(IDLE_DELIVERY_CONCURRENCY).toBeLessThan(CATCH_UP_DELIVERY_CONCURRENCY);
+  });
+});
