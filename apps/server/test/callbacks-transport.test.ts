@@ -3,7 +3,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createInlineTransport, RECEIVER_CONNECTIONS } from '../src/modules/callbacks/transport.js';
+import {
+  createInlineTransport,
+  POST_CEILING_TIMEOUTS,
+  RECEIVER_CONNECTIONS,
+} from '../src/modules/callbacks/transport.js';
 import { waitFor } from './callback-helpers.js';
 
 let close: (() => Promise<void>) | null = null;
@@ -52,5 +56,43 @@ describe('callback transport', () => {
     expect(outcomes.every((o) => o.statusCode === 200 && o.error === null)).toBe(true);
     expect(mostOpen).toBe(RECEIVER_CONNECTIONS);
     expect(sockets.size).toBe(RECEIVER_CONNECTIONS); // kept alive and used again
+  });
+
+  it("counts an attempt's timeout from its sending: posts that wait in line longer still arrive", async () => {
+    let open = 0;
+    let mostOpen = 0;
+    // Each answer takes 250 ms: three waves of RECEIVER_CONNECTIONS posts take ~750 ms, the last
+    // wave waiting ~500 ms in line, longer than the attempts' 400 ms timeout.
+    const server = http.createServer((req, res) => {
+      open += 1;
+      mostOpen = Math.max(mostOpen, open);
+      req.resume();
+      req.on('end', () =>
+        setTimeout(() => {
+          open -= 1;
+          res.end('ok');
+        }, 250),
+      );
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    const timeoutMs = 400;
+    expect(timeoutMs * POST_CEILING_TIMEOUTS).toBeGreaterThan(1_500); // the line fits under the ceiling
+    const transport = createInlineTransport({ allowPrivate: true, timeoutMs });
+    close = async () => {
+      await transport.close();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    };
+
+    const started = performance.now();
+    const outcomes = await Promise.all(
+      Array.from({ length: RECEIVER_CONNECTIONS * 3 }, (_, i) =>
+        transport.post({ url, eventId: `e${i}`, payload: '{}', secretHash: 'k' }),
+      ),
+    );
+    expect(performance.now() - started).toBeGreaterThan(700);
+    expect(outcomes.filter((o) => o.error !== null).map((o) => o.error)).toEqual([]);
+    expect(mostOpen).toBeLessThanOrEqual(RECEIVER_CONNECTIONS);
   });
 });

@@ -14,7 +14,7 @@ import type { SubAccountDirectory } from '../api-accounts/service.js';
 import type { EventBus } from '../events/bus.js';
 import * as repo from './repo.js';
 import { createThreadTransport } from './thread-transport.js';
-import { createInlineTransport } from './transport.js';
+import { createInlineTransport, POST_CEILING_TIMEOUTS } from './transport.js';
 import type { AddressedEvent, CallbackEventInput, CallbackSink, StoredEvent } from './types.js';
 import { createDeliveryWorker } from './worker.js';
 
@@ -235,7 +235,8 @@ export function createCallbackService(deps: CallbackServiceDeps) {
     if (status === 'failed') log.warn({ eventId: event.id, error: outcome.error }, 'callback given up');
   }
 
-  const lockMs = Math.max(60_000, timeoutMs * 4);
+  // Longer than a post can take, waiting in line for a connection included (transport.ts).
+  const lockMs = Math.max(60_000, timeoutMs * POST_CEILING_TIMEOUTS * 2);
   const worker = createDeliveryWorker({
     claimDue: (now, limit, lockUntil) => repo.claimDue(db, now, limit, lockUntil),
     nextDueAt: (now) => repo.nextDueAt(db, now),

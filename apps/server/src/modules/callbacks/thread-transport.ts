@@ -10,6 +10,7 @@ import {
   type CallbackPost,
   type CallbackTransport,
   createInlineTransport,
+  POST_CEILING_TIMEOUTS,
   type TransportOptions,
 } from './transport.js';
 
@@ -64,7 +65,10 @@ export interface ThreadTransportOptions extends Omit<TransportOptions, 'resolve'
   log: Pick<FastifyBaseLogger, 'warn' | 'error'>;
   /** The thread's program (tests point it elsewhere). */
   program?: URL | undefined;
-  /** How long past a post's timeout the thread may stay silent before it is ended (default 30 s). */
+  /**
+   * How long past a post's ceiling (its timeout × POST_CEILING_TIMEOUTS) the thread may stay silent
+   * before it is ended (default 30 s).
+   */
   stuckAfterMs?: number | undefined;
   /** How long a thread may take to say it is ready before it is ended (default 10 s). */
   startupMs?: number | undefined;
@@ -191,7 +195,7 @@ export function createThreadTransport(o: ThreadTransportOptions): CallbackTransp
     watchdog = setInterval(
       () => {
         const now = Date.now();
-        const overdue = now - o.timeoutMs - stuckAfterMs;
+        const overdue = now - o.timeoutMs * POST_CEILING_TIMEOUTS - stuckAfterMs;
         for (const p of pending.values()) {
           const stuck = p.thread;
           if (!stuck) continue;

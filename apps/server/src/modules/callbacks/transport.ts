@@ -46,13 +46,20 @@ export function signCallback(secretHash: string, timestamp: number | string, bod
 
 /**
  * Connections a process opens to one receiver (scheme, host and port) at most; posts beyond them wait
- * in line for one (their time counts against the attempt's). While the outbox catches up it may have
- * hundreds of deliveries in flight (service.ts, CATCH_UP_DELIVERY_CONCURRENCY), most of them waiting
- * on this process rather than on the receiver: a receiver sees at most this many requests at once.
+ * in line for one. While the outbox catches up it may have hundreds of deliveries in flight
+ * (service.ts, CATCH_UP_DELIVERY_CONCURRENCY), most of them waiting on this process rather than on the
+ * receiver: a receiver sees at most this many requests at once.
  */
 export const RECEIVER_CONNECTIONS = 64;
+/**
+ * A post ends within this many times its attempt's timeout, waiting in line included. The attempt's
+ * own clock (connecting, then the answer's headers, then each piece of its body) starts once it has
+ * a connection, so a slow receiver's line costs time, not failed attempts. The outbox's claim
+ * outlasts it (service.ts `lockMs`), as does the callback thread's watchdog.
+ */
+export const POST_CEILING_TIMEOUTS = 5;
 
-/** The reason an attempt is aborted when it runs out of time. */
+/** The reason a post is aborted when it reaches its ceiling (waiting in line included). */
 class CallbackTimeout extends Error {
   override name = 'TimeoutError';
 }
@@ -71,8 +78,9 @@ function describeError(err: unknown, timeoutMs: number): string {
   // undici's request() throws the system's or its own error; a wrapped one carries it in `cause`.
   const source = e?.code ? e : e?.cause;
   const code = source?.code;
-  if (e?.name === 'TimeoutError' || e?.name === 'AbortError' || (code && TIMEOUT_CODES.has(code)))
-    return `超时：${timeoutMs / 1000} 秒内未响应`;
+  if (code && TIMEOUT_CODES.has(code)) return `超时：${timeoutMs / 1000} 秒内未响应`;
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError')
+    return `超时：${(timeoutMs * POST_CEILING_TIMEOUTS) / 1000} 秒内未完成（含等待空闲连接）`;
   if (code === 'ERR_CALLBACK_ADDRESS_BLOCKED') return String(source?.message);
   if (code === 'ECONNREFUSED') return '连接被拒绝（ECONNREFUSED），对方服务未启动或端口未开放';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return '无法解析回调地址的域名';
@@ -92,7 +100,9 @@ export function createInlineTransport(o: TransportOptions): CallbackTransport {
   const newAgent = () =>
     new Agent({
       connections: RECEIVER_CONNECTIONS,
-      connect: allowPrivate ? {} : { lookup: guardedLookup(resolve) },
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      connect: allowPrivate ? { timeout: timeoutMs } : { timeout: timeoutMs, lookup: guardedLookup(resolve) },
     });
   let dispatcher = newAgent();
 
@@ -106,7 +116,7 @@ export function createInlineTransport(o: TransportOptions): CallbackTransport {
       at,
     });
     const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(new CallbackTimeout()), timeoutMs);
+    const timer = setTimeout(() => deadline.abort(new CallbackTimeout()), timeoutMs * POST_CEILING_TIMEOUTS);
     try {
       // Again before every attempt: what the host resolves to may have changed since it was saved.
       // (The connection checks the address it gets once more; this check gives the clear reasons.)
