@@ -27,8 +27,7 @@ export const CALLBACK_TIMEOUT_MS = 5_000;
 /**
  * Deliveries in flight per process, all receivers together, while the worker keeps up. Each send
  * makes two events, and a delivery waits on this process's own busy event loop as much as on the
- * receiver. Measured
- * (bench/README.md, session 10): in the send benchmark 32 falls behind the sends (drained 6 s after
+ * receiver. Measured (bench/README.md, session 10): in the send benchmark 32 falls behind the sends (drained 6 s after
  * a 15 s run), 128 keeps up (under 1 s, ~25 % fewer sends); but in the 1,000-connection soak 64
  * and 128 made the event loop lag past the shedding threshold (5 % and 40 % of requests answered
  * 503, against 0–1 % at 32). An adaptive number (growing by one per delivery while the event
@@ -49,11 +48,11 @@ export const IDLE_LAG_MS = 10;
 /**
  * Deliveries in flight while the worker is behind: the oldest event of its last claim waited
  * CATCH_UP_AFTER_MS or more past its due time. Under a saturated loop (the 1,000-connection soak)
- * a delivery's round trip waits on the busy event loop (and on PostgreSQL on the pool) as long as a
- * request does, 50-150 ms, so the slots needed are the event rate times that (Little's law): 32 carried
- * ~700 a second against the ~4,000 the sends made, 15-34 % of the callbacks arrived during the run,
- * 16 s late at the median and later the longer the load lasted (an incoming message reaches the
- * customer only by callback). 512 kept up on SQLite but not on PostgreSQL (75 %, delays growing);
+ * a delivery's round trip waits on the busy event loop (on PostgreSQL, for a pooled connection too)
+ * as long as a request does, 50-150 ms, so the slots needed are the event rate times that (Little's
+ * law): 32 carried ~700 a second against the ~4,000 the sends made, 15-34 % of the callbacks arrived
+ * during the run, 31 s late at the median in a 60 s run and later the longer the load lasted (an
+ * incoming message reaches the customer only by callback). 512 kept up on SQLite but not on PostgreSQL (75 %, delays growing);
  * 1,024 kept up on both (bench/README.md, session 25). Slots are cheap: a receiver still sees at most
  * RECEIVER_CONNECTIONS requests at once (transport.ts); the rest wait on this process. Catching up
  * takes requests some of their share, by design: an outbox that falls behind without bound is a
