@@ -177,7 +177,6 @@ try {
   const drainDeadline = Date.now() + 120_000;
   while (callbacks - callbacksBefore < expectedCallbacks && Date.now() < drainDeadline)
     await new Promise((r) => setTimeout(r, 100));
-  const delays = percentiles(callbackDelays, [50, 99]);
 
   const kinds = Object.values(result.byKind);
   const sum = (f) => kinds.reduce((n, k) => n + k[f], 0);
@@ -222,7 +221,7 @@ try {
           ? Number((Math.max(0, lastCallbackAt - ended) / 1000).toFixed(1))
           : null,
       // From the event to its arrival, in seconds (±1: the envelope's timestamp is whole seconds).
-      delaySeconds: { p50: delays.p50, p99: delays.p99, max: delays.max },
+      delaySeconds: percentiles(callbackDelays, [50, 99]),
     },
     healthProbes: await health,
     rssMb: {
