@@ -139,6 +139,17 @@ const NOTIFY_ATTEMPTS = 3;
  * is stuck or gone; if it still runs, it stops serving copies once its own heartbeat goes unheard.
  */
 const ACK_WAIT_MS = 2_000;
+/**
+ * No other process heard for this long (its heartbeat, or anything else it sent): none is running,
+ * so live events are not notified. A running process is heard every HEARTBEAT_MS, and replaces a
+ * silent listener after RECONNECT_AFTER_MS, announcing itself once it listens again.
+ */
+export const PEERS_GONE_AFTER_MS = RECONNECT_AFTER_MS + HEARTBEAT_MS;
+
+export interface PostgresBusOptions {
+  /** Tests: PEERS_GONE_AFTER_MS, shorter. */
+  peersGoneAfterMs?: number;
+}
 
 /**
  * Several processes sharing PostgreSQL: events travel by LISTEN/NOTIFY, so a console connected to
@@ -155,7 +166,12 @@ const ACK_WAIT_MS = 2_000;
  * heartbeats tell who they are) has answered, or after ACK_WAIT_MS. So a logout that has answered has
  * ended the session in every process, not only on its way to them.
  */
-export async function createPostgresBus(url: string, log: FastifyBaseLogger): Promise<EventBus> {
+export async function createPostgresBus(
+  url: string,
+  log: FastifyBaseLogger,
+  opts: PostgresBusOptions = {},
+): Promise<EventBus> {
+  const peersGoneAfterMs = opts.peersGoneAfterMs ?? PEERS_GONE_AFTER_MS;
   const local = createLocalBus();
   const origin = `${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   const changeListeners = new Set<(change: StateChange | 'all') => void>();
@@ -167,6 +183,13 @@ export async function createPostgresBus(url: string, log: FastifyBaseLogger): Pr
   let lastHeard = Date.now();
   /** The other processes, by origin: when each was last heard. */
   const peers = new Map<string, number>();
+  /**
+   * When another process was last heard; set to now whenever our listener starts, since until a
+   * heartbeat has gone round we cannot know that none is running.
+   */
+  let otherHeardAt = Date.now();
+  /** Whether another process may be listening: live events are notified only then. */
+  const othersMayListen = () => Date.now() - otherHeardAt < peersGoneAfterMs;
   /** State changes of ours waiting for acknowledgements, by number: who has yet to answer. */
   const awaitingAcks = new Map<number, { waiting: Set<string>; done: () => void }>();
   let changeNumber = 0;
@@ -196,6 +219,7 @@ export async function createPostgresBus(url: string, log: FastifyBaseLogger): Pr
     if (!msg.payload) return;
     try {
       const wire = JSON.parse(msg.payload) as Wire;
+      if (wire.o !== origin) otherHeardAt = Date.now();
       if ('h' in wire) {
         if (wire.o === origin) heard();
         else peers.set(wire.o, Date.now());
@@ -254,6 +278,7 @@ export async function createPostgresBus(url: string, log: FastifyBaseLogger): Pr
     await client.connect();
     await client.query(`LISTEN ${CHANNEL}`);
     listener = client;
+    otherHeardAt = Date.now();
     // Listening from now on; what was announced before was not heard.
     changed('all');
     lastHeard = Date.now();
@@ -305,7 +330,11 @@ export async function createPostgresBus(url: string, log: FastifyBaseLogger): Pr
    * Live events leave in batches: one NOTIFY carries every event published while the previous one
    * was on its way (each NOTIFY is a transaction that PostgreSQL serialises on its notification
    * queue, so one per event caps the whole deployment at a few hundred events a second). One batch
-   * at a time, in order; each under the 8000-byte payload limit.
+   * at a time, in order; each under the 8000-byte payload limit. A process that has heard no other
+   * for PEERS_GONE_AFTER_MS sends none: nobody would hear them (one process on PostgreSQL, the
+   * usual deployment on a small machine, spent ~6 % of its request rate on them: bench/README.md).
+   * A process that starts announces itself as soon as it listens, and is sent events once that is
+   * heard (live events are hints to re-read: what a view missed before, it read when it opened).
    */
   let outgoing: { event: BusEvent; bytes: number }[] = [];
   let sending = false;
@@ -328,6 +357,7 @@ export async function createPostgresBus(url: string, log: FastifyBaseLogger): Pr
   return {
     publish(event) {
       local.publish(event);
+      if (!othersMayListen()) return;
       outgoing.push({ event, bytes: Buffer.byteLength(JSON.stringify(event)) });
       if (!sending) void sendEvents();
     },

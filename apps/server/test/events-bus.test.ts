@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BusEvent, createPostgresBus, type EventBus } from '../src/modules/events/bus.js';
+import { dialects } from './helpers.js';
+
+/**
+ * The PostgreSQL bus notifies live events only while another process may hear them. NOTIFY channels
+ * belong to a database, and the other test files' buses share the test database (each would count as
+ * a process here), so this file has a database of its own.
+ */
+describe.skipIf(!dialects.includes('postgres'))('live events between processes (postgres)', () => {
+  const admin = process.env.TEST_DATABASE_URL!;
+  const name = `wxc_bus_${randomBytes(4).toString('hex')}`;
+  const url = Object.assign(new URL(admin), { pathname: `/${name}` }).toString();
+  const log = pino({ level: 'silent' });
+  const buses: EventBus[] = [];
+  let watcher: pg.Client;
+  /** Every live-event payload notified on the channel, as a plain LISTEN (not a process of ours) hears it. */
+  const notified: BusEvent[] = [];
+
+  const run = async (statement: string) => {
+    const c = new pg.Client({ connectionString: admin });
+    await c.connect();
+    try {
+      await c.query(statement);
+    } finally {
+      await c.end();
+    }
+  };
+  const bus = async (peersGoneAfterMs: number) => {
+    const b = await createPostgresBus(url, log, { peersGoneAfterMs });
+    buses.push(b);
+    return b;
+  };
+  const event = (status: number): BusEvent => ({ kind: 'realname', companyId: 'c-bus', status });
+  const wasNotified = (status: number) =>
+    notified.some((e) => e.kind === 'realname' && e.status === status);
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  beforeAll(async () => {
+    await run(`create database ${name}`);
+    watcher = new pg.Client({ connectionString: url });
+    await watcher.connect();
+    watcher.on('notification', (msg) => {
+      const wire = JSON.parse(msg.payload ?? '{}') as { b?: BusEvent[] };
+      notified.push(...(wire.b ?? []));
+    });
+    await watcher.query('LISTEN wxc_live');
+  });
+  afterAll(async () => {
+    for (const b of buses) await b.close();
+    await watcher?.end();
+    await run(`drop database if exists ${name}`);
+  });
+
+  it('a process alone stops notifying them; one that starts hears them again', async () => {
+    const a = await bus(400);
+    const heardByA: number[] = [];
+    a.subscribe('c-bus', (e) => e.kind === 'realname' && heardByA.push(e.status));
+
+    // Just started: another process may be running and not heard yet, so events go out.
+    a.publish(event(1));
+    await expect.poll(() => wasNotified(1)).toBe(true);
+
+    // Nobody else heard since (the watcher is a plain LISTEN, not a process): events stay local.
+    await sleep(600);
+    a.publish(event(2));
+    await sleep(500);
+    expect(wasNotified(2)).toBe(false);
+    expect(heardByA).toEqual([1, 2]);
+
+    // A second process announces itself when it listens; once A has heard it, A's events reach it.
+    const b = await bus(400);
+    const heardByB: number[] = [];
+    b.subscribe('c-bus', (e) => e.kind === 'realname' && heardByB.push(e.status));
+    await expect
+      .poll(() => {
+        a.publish(event(3));
+        return heardByB.includes(3);
+      })
+      .toBe(true);
+    expect(wasNotified(3)).toBe(true);
+  });
+});
