@@ -35,8 +35,7 @@ describe.skipIf(!dialects.includes('postgres'))('live events between processes (
     return b;
   };
   const event = (status: number): BusEvent => ({ kind: 'realname', companyId: 'c-bus', status });
-  const wasNotified = (status: number) =>
-    notified.some((e) => e.kind === 'realname' && e.status === status);
+  const wasNotified = (status: number) => notified.some((e) => e.kind === 'realname' && e.status === status);
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
   beforeAll(async () => {
