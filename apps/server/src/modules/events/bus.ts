@@ -145,10 +145,16 @@ const ACK_WAIT_MS = 2_000;
  * silent listener after RECONNECT_AFTER_MS, announcing itself once it listens again.
  */
 export const PEERS_GONE_AFTER_MS = RECONNECT_AFTER_MS + HEARTBEAT_MS;
+/**
+ * Once our listener starts, how long another process may be running unheard: every one heartbeats
+ * every HEARTBEAT_MS, so two of them are a round with room to spare.
+ */
+export const PEERS_UNHEARD_AFTER_START_MS = 2 * HEARTBEAT_MS;
 
 export interface PostgresBusOptions {
-  /** Tests: PEERS_GONE_AFTER_MS, shorter. */
+  /** Tests: PEERS_GONE_AFTER_MS and PEERS_UNHEARD_AFTER_START_MS, shorter. */
   peersGoneAfterMs?: number;
+  peersUnheardAfterStartMs?: number;
 }
 
 /**
@@ -172,6 +178,7 @@ export async function createPostgresBus(
   opts: PostgresBusOptions = {},
 ): Promise<EventBus> {
   const peersGoneAfterMs = opts.peersGoneAfterMs ?? PEERS_GONE_AFTER_MS;
+  const peersUnheardAfterStartMs = opts.peersUnheardAfterStartMs ?? PEERS_UNHEARD_AFTER_START_MS;
   const local = createLocalBus();
   const origin = `${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   const changeListeners = new Set<(change: StateChange | 'all') => void>();
@@ -184,12 +191,16 @@ export async function createPostgresBus(
   /** The other processes, by origin: when each was last heard. */
   const peers = new Map<string, number>();
   /**
-   * When another process was last heard; set to now whenever our listener starts, since until a
-   * heartbeat has gone round we cannot know that none is running.
+   * Until when another process may be listening (live events are notified only until then): a
+   * while after another was last heard, and after our listener starts, until a heartbeat round
+   * has gone by (a process running meanwhile may not have been heard yet).
    */
-  let otherHeardAt = Date.now();
-  /** Whether another process may be listening: live events are notified only then. */
-  const othersMayListen = () => Date.now() - otherHeardAt < peersGoneAfterMs;
+  let othersMayListenUntil = Date.now() + peersUnheardAfterStartMs;
+  // Without a listener we hear nobody: the others are assumed.
+  const othersMayListen = () => listener === null || Date.now() < othersMayListenUntil;
+  const mayListenFor = (ms: number) => {
+    othersMayListenUntil = Math.max(othersMayListenUntil, Date.now() + ms);
+  };
   /** State changes of ours waiting for acknowledgements, by number: who has yet to answer. */
   const awaitingAcks = new Map<number, { waiting: Set<string>; done: () => void }>();
   let changeNumber = 0;
@@ -219,7 +230,7 @@ export async function createPostgresBus(
     if (!msg.payload) return;
     try {
       const wire = JSON.parse(msg.payload) as Wire;
-      if (wire.o !== origin) otherHeardAt = Date.now();
+      if (wire.o !== origin) mayListenFor(peersGoneAfterMs);
       if ('h' in wire) {
         if (wire.o === origin) heard();
         else peers.set(wire.o, Date.now());
@@ -278,7 +289,7 @@ export async function createPostgresBus(
     await client.connect();
     await client.query(`LISTEN ${CHANNEL}`);
     listener = client;
-    otherHeardAt = Date.now();
+    mayListenFor(peersUnheardAfterStartMs);
     // Listening from now on; what was announced before was not heard.
     changed('all');
     lastHeard = Date.now();
@@ -331,7 +342,7 @@ export async function createPostgresBus(
    * was on its way (each NOTIFY is a transaction that PostgreSQL serialises on its notification
    * queue, so one per event caps the whole deployment at a few hundred events a second). One batch
    * at a time, in order; each under the 8000-byte payload limit. A process that has heard no other
-   * for PEERS_GONE_AFTER_MS sends none: nobody would hear them (one process on PostgreSQL, the
+   * for PEERS_GONE_AFTER_MS (or none since it started listening) sends none: nobody would hear them (one process on PostgreSQL, the
    * usual deployment on a small machine, spent ~6 % of its request rate on them: bench/README.md).
    * A process that starts announces itself as soon as it listens, and is sent events once that is
    * heard (live events are hints to re-read: what a view missed before, it read when it opened).
