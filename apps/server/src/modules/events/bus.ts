@@ -341,11 +341,13 @@ export async function createPostgresBus(
    * Live events leave in batches: one NOTIFY carries every event published while the previous one
    * was on its way (each NOTIFY is a transaction that PostgreSQL serialises on its notification
    * queue, so one per event caps the whole deployment at a few hundred events a second). One batch
-   * at a time, in order; each under the 8000-byte payload limit. A process that has heard no other
-   * for PEERS_GONE_AFTER_MS (or none since it started listening) sends none: nobody would hear them (one process on PostgreSQL, the
-   * usual deployment on a small machine, spent ~6 % of its request rate on them: bench/README.md).
-   * A process that starts announces itself as soon as it listens, and is sent events once that is
-   * heard (live events are hints to re-read: what a view missed before, it read when it opened).
+   * at a time, in order; each under the 8000-byte payload limit.
+   *
+   * A process that has heard no other for PEERS_GONE_AFTER_MS, or none in the heartbeat round since
+   * its listener started, sends none: nobody would hear them (a process alone, WORKERS=1, spent CPU
+   * on every one: bench/README.md, session 26). A process that starts announces itself as soon as it
+   * listens, and is sent events once that is heard (live events are hints to re-read: what a view
+   * missed before, it read when it opened).
    */
   let outgoing: { event: BusEvent; bytes: number }[] = [];
   let sending = false;
