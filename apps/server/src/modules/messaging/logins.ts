@@ -231,9 +231,13 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
     let confirmed: WxLoginRow | undefined;
     const confirm = () =>
       db.transaction().execute(async (trx) => {
-        await repo.recordDeviceLogin(trx, login.device_id, profile.wxid, now);
-        // PostgreSQL: locked to the end, so confirmations of one account take turns.
-        const existing = await repo.accountToConfirm(trx, login.company_id, profile.wxid);
+        // PostgreSQL: the account's row locked to the end, so confirmations of one account take turns.
+        const existing = await repo.recordDeviceLoginForAccount(
+          trx,
+          { id: login.device_id, at: now },
+          login.company_id,
+          profile.wxid,
+        );
         before = existing;
         if (existing?.expireAt != null && existing.expireAt <= now)
           throw new AppError('CONFLICT', '该微信账号已到期，不能再登录');

@@ -5,6 +5,7 @@ import {
   type Kysely,
   type NotNull,
   PostgresAdapter,
+  type QueryCreator,
   type RawBuilder,
   type Selectable,
   sql,
@@ -56,12 +57,12 @@ export const findDevice = (db: Kysely<DB>, companyId: string, id: string) =>
     .executeTakeFirst();
 
 /** A login on the device confirmed: it remembers the account, and counts the login. */
-export const recordDeviceLogin = preparedQuery(3, (db, id: string, wxid: string, at: number) =>
+const deviceLogin = (db: QueryCreator<DB>, id: string, wxid: string, at: number) =>
   db
     .updateTable('wx_devices')
     .set({ wxid, login_count: sql`login_count + 1`, last_login_at: at })
-    .where('id', '=', id),
-);
+    .where('id', '=', id);
+const recordDeviceLogin = preparedQuery(3, deviceLogin);
 
 // ---- logins (QR codes)
 const LOGIN_COLUMNS = {
@@ -368,22 +369,47 @@ export function loginQuotaWith(
   };
 }
 
-/**
- * What a confirmation needs of the account it is for (by wxid), if the company has it already. On
- * PostgreSQL the row stays locked until the transaction ends, so confirmations of one account take
- * turns and each sees the one before it (SQLite runs one transaction at a time anyway).
- */
-const accountToConfirmQuery = preparedQuery(2, (db, companyId: string, wxid: string) => {
-  const query = db
+const accountToConfirmQuery = preparedQuery(2, (db, companyId: string, wxid: string) =>
+  db
     .selectFrom('wx_accounts')
     .select(['id', 'status', 'expire_at', 'current_login_id'])
     .where('company_id', '=', companyId)
-    .where('wxid', '=', wxid);
-  return db.getExecutor().adapter instanceof PostgresAdapter ? query.forUpdate() : query;
-});
+    .where('wxid', '=', wxid),
+);
+/** PostgreSQL: the device's update in a WITH, the account's row locked until the transaction ends. */
+const deviceLoginAndAccountQuery = preparedQuery(
+  4,
+  (db, deviceId: string, companyId: string, wxid: string, at: number) =>
+    db
+      .with('device', (qb) => deviceLogin(qb, deviceId, wxid, at))
+      .selectFrom('wx_accounts')
+      .select(['id', 'status', 'expire_at', 'current_login_id'])
+      .where('company_id', '=', companyId)
+      .where('wxid', '=', wxid)
+      .forUpdate(),
+);
 
-export async function accountToConfirm(db: Kysely<DB>, companyId: string, wxid: string) {
-  const row = (await accountToConfirmQuery(db, companyId, wxid)).rows[0];
+/**
+ * A confirmation's first step, in its transaction: the device remembers the account and counts the
+ * login, and what the confirmation needs of the account (by wxid) is read, if the company has it
+ * already. On PostgreSQL the account's row stays locked until the transaction ends, so confirmations
+ * of one account take turns and each sees the one before it (SQLite runs one transaction at a time
+ * anyway); both in one statement there (one round trip less), two on SQLite (no round trips).
+ */
+export async function recordDeviceLoginForAccount(
+  db: Kysely<DB>,
+  device: { id: string; at: number },
+  companyId: string,
+  wxid: string,
+) {
+  let result: Awaited<ReturnType<typeof accountToConfirmQuery>>;
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    result = await deviceLoginAndAccountQuery(db, device.id, companyId, wxid, device.at);
+  } else {
+    await recordDeviceLogin(db, device.id, wxid, device.at);
+    result = await accountToConfirmQuery(db, companyId, wxid);
+  }
+  const row = result.rows[0];
   return row
     ? {
         id: row.id,
