@@ -19,6 +19,8 @@ describe.skipIf(!dialects.includes('postgres'))('live events between processes (
   let watcher: pg.Client;
   /** Every live-event payload notified on the channel, as a plain LISTEN (not a process of ours) hears it. */
   const notified: BusEvent[] = [];
+  /** Processes that said they stop, as the watcher heard it. */
+  let byes = 0;
 
   const run = async (statement: string) => {
     const c = new pg.Client({ connectionString: admin });
@@ -44,8 +46,9 @@ describe.skipIf(!dialects.includes('postgres'))('live events between processes (
     watcher = new pg.Client({ connectionString: url });
     await watcher.connect();
     watcher.on('notification', (msg) => {
-      const wire = JSON.parse(msg.payload ?? '{}') as { b?: BusEvent[] };
+      const wire = JSON.parse(msg.payload ?? '{}') as { b?: BusEvent[]; bye?: 1 };
       notified.push(...(wire.b ?? []));
+      if (wire.bye) byes += 1;
     });
     await watcher.query('LISTEN wxc_live');
   });
@@ -86,6 +89,7 @@ describe.skipIf(!dialects.includes('postgres'))('live events between processes (
     // B stops: once A has not heard from it for a while, A's events stay local again.
     await b.close();
     buses.splice(buses.indexOf(b), 1);
+    await expect.poll(() => byes).toBe(1); // B's last word is out: A hears it about now
     await sleep(600);
     a.publish(event(4));
     await sleep(500);
