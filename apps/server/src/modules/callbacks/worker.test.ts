@@ -43,9 +43,12 @@ function harness(limit: (behindMs: number) => number) {
   const behindSeen: number[] = [];
   /** While set, claims wait for it (a claim statement still on its way). */
   let claimGate: Promise<void> | null = null;
+  /** Claims answered so far. */
+  let claims = 0;
   const worker = createDeliveryWorker({
     claimDue: async (_now, n) => {
       await claimGate;
+      claims += 1;
       return queue.splice(0, n);
     },
     nextDueAt: async () => null,
@@ -66,7 +69,11 @@ function harness(limit: (behindMs: number) => number) {
     inFlight,
     behindSeen,
     worker,
-    settle,
+    /**
+     * Until the worker's `n`th claim has been answered and acted on (a fixed wait flaked on a busy
+     * CI machine: the claim that follows a finished delivery runs from a timer of the worker's).
+     */
+    claimed: (n: number) => expect.poll(() => claims).toBeGreaterThanOrEqual(n),
     /** Holds the next claims until the returned function is called. */
     holdClaims() {
       let open = () => {};
@@ -109,12 +116,13 @@ describe('callback delivery worker', () => {
     const now = Date.now();
     h.queue.push(event('old', now - 5_000), event('older', now - 4_000), event('new', now));
     h.worker.start();
-    await h.settle();
+    await h.claimed(1);
     expect(h.inFlight.map((d) => d.event.id)).toEqual(['old', 'older']);
     // The claim was full: something may wait behind it, ~5 s late.
     expect(h.behindSeen.at(-1)).toBeGreaterThanOrEqual(4_900);
 
     await h.finish(2);
+    await h.claimed(2);
     expect(h.inFlight.map((d) => d.event.id)).toEqual(['new']);
     // That claim found less than it could take: the queue is empty, nothing is behind.
     expect(h.worker.reserve()).toBe(true);
@@ -127,18 +135,19 @@ describe('callback delivery worker', () => {
     const now = Date.now();
     h.queue.push(event('a', now - 3_000), event('b', now - 2_000), event('c', now - 1_000));
     h.worker.start();
-    await h.settle();
+    await h.claimed(1);
     expect(h.inFlight.map((d) => d.event.id)).toEqual(['a', 'b']);
     // 'a' ends; the worker's next claim is on its way: the slot is free, but 'c' waits for it.
     const open = h.holdClaims();
     await h.finish(1);
     expect(h.worker.reserve()).toBe(false);
     open();
-    await h.settle();
+    await h.claimed(2);
     expect(h.inFlight.map((d) => d.event.id)).toEqual(['b', 'c']);
 
     // 'b' ends, and the next claim finds the queue empty: a new event may take the slot again.
     await h.finish(1);
+    await h.claimed(3);
     expect(h.worker.reserve()).toBe(true);
     h.worker.release();
   });
@@ -146,7 +155,7 @@ describe('callback delivery worker', () => {
   it('a new event takes a free slot when nothing is waiting', async () => {
     const h = harness(() => 1);
     h.worker.start();
-    await h.settle();
+    await h.claimed(1);
     expect(h.worker.reserve()).toBe(true);
     expect(h.worker.reserve()).toBe(false); // the one slot is taken
     h.worker.handOff(event('stored', Date.now()));
