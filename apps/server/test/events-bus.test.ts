@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BusEvent, createPostgresBus, type EventBus } from '../src/modules/events/bus.js';
-import { dialects } from './helpers.js';
+import { createPgDatabase, dialects } from './helpers.js';
 
 /**
  * The PostgreSQL bus notifies live events only while another process may hear them. NOTIFY channels
@@ -11,9 +10,7 @@ import { dialects } from './helpers.js';
  * a process here), so this file has a database of its own.
  */
 describe.skipIf(!dialects.includes('postgres'))('live events between processes (postgres)', () => {
-  const admin = process.env.TEST_DATABASE_URL!;
-  const name = `wxc_bus_${randomBytes(4).toString('hex')}`;
-  const url = Object.assign(new URL(admin), { pathname: `/${name}` }).toString();
+  let database: { url: string; drop: () => Promise<void> };
   const log = pino({ level: 'silent' });
   const buses: EventBus[] = [];
   let watcher: pg.Client;
@@ -22,18 +19,12 @@ describe.skipIf(!dialects.includes('postgres'))('live events between processes (
   /** Processes that said they stop, as the watcher heard it. */
   let byes = 0;
 
-  const run = async (statement: string) => {
-    const c = new pg.Client({ connectionString: admin });
-    await c.connect();
-    try {
-      await c.query(statement);
-    } finally {
-      await c.end();
-    }
-  };
   // Peers forgotten 400 ms after last heard, and assumed for 400 ms after a start.
   const bus = async () => {
-    const b = await createPostgresBus(url, log, { peersGoneAfterMs: 400, peersUnheardAfterStartMs: 400 });
+    const b = await createPostgresBus(database.url, log, {
+      peersGoneAfterMs: 400,
+      peersUnheardAfterStartMs: 400,
+    });
     buses.push(b);
     return b;
   };
@@ -42,8 +33,8 @@ describe.skipIf(!dialects.includes('postgres'))('live events between processes (
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
   beforeAll(async () => {
-    await run(`create database ${name}`);
-    watcher = new pg.Client({ connectionString: url });
+    database = await createPgDatabase();
+    watcher = new pg.Client({ connectionString: database.url });
     await watcher.connect();
     watcher.on('notification', (msg) => {
       const wire = JSON.parse(msg.payload ?? '{}') as { b?: BusEvent[]; bye?: 1 };
@@ -55,7 +46,7 @@ describe.skipIf(!dialects.includes('postgres'))('live events between processes (
   afterAll(async () => {
     for (const b of buses) await b.close();
     await watcher?.end();
-    await run(`drop database if exists ${name}`);
+    await database?.drop();
   });
 
   it('a process alone notifies none; one that starts hears them; one that stops is forgotten', async () => {

@@ -205,17 +205,31 @@ export async function createPgSchema(): Promise<{ schema: string; drop: () => Pr
   return { schema, drop: () => runPg(`drop schema ${schema} cascade`) };
 }
 
+/**
+ * Creates an empty PostgreSQL database on the test server: for what a schema does not separate
+ * (LISTEN/NOTIFY channels belong to a database). Returns its URL and a function dropping it.
+ */
+export async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  await pgStatement(`create database ${name}`);
+  const url = Object.assign(new URL(PG_URL!), { pathname: `/${name}` }).toString();
+  return { url, drop: () => pgStatement(`drop database if exists ${name}`) };
+}
+
 /** Creates or drops a test schema, under the schema change lock. */
 function runPg(statement: string): Promise<void> {
-  return withSchemaChangeLock(async () => {
-    const c = new pg.Client({ connectionString: PG_URL });
-    await c.connect();
-    try {
-      await c.query(statement);
-    } finally {
-      await c.end();
-    }
-  });
+  return withSchemaChangeLock(() => pgStatement(statement));
+}
+
+/** One statement on a connection of its own to the test database. */
+async function pgStatement(statement: string): Promise<void> {
+  const c = new pg.Client({ connectionString: PG_URL });
+  await c.connect();
+  try {
+    await c.query(statement);
+  } finally {
+    await c.end();
+  }
 }
 
 /** A SQLite file or a PostgreSQL schema that several apps (in a row or at once) can open. */

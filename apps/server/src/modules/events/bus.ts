@@ -144,12 +144,12 @@ const ACK_WAIT_MS = 2_000;
  * so live events are not notified. A running process is heard every HEARTBEAT_MS, and replaces a
  * silent listener after RECONNECT_AFTER_MS, announcing itself once it listens again.
  */
-export const PEERS_GONE_AFTER_MS = RECONNECT_AFTER_MS + HEARTBEAT_MS;
+const PEERS_GONE_AFTER_MS = RECONNECT_AFTER_MS + HEARTBEAT_MS;
 /**
  * Once our listener starts, how long another process may be running unheard: every one heartbeats
  * every HEARTBEAT_MS, so two of them are a round with room to spare.
  */
-export const PEERS_UNHEARD_AFTER_START_MS = 2 * HEARTBEAT_MS;
+const PEERS_UNHEARD_AFTER_START_MS = 2 * HEARTBEAT_MS;
 
 export interface PostgresBusOptions {
   /** Tests: PEERS_GONE_AFTER_MS and PEERS_UNHEARD_AFTER_START_MS, shorter. */
