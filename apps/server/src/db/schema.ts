@@ -254,8 +254,8 @@ export interface WxMessagesTable {
   seq: number;
 }
 
+/** A contact of a simulated account: one per (wx_account_id, contact_wxid), the key. */
 export interface SimContactsTable {
-  id: string;
   wx_account_id: string;
   contact_wxid: string;
   kind: 'friend' | 'chatroom' | 'gh';
@@ -273,11 +273,13 @@ export interface SimContactsTable {
   unreachable: Generated<number>;
 }
 
+/** A member of a simulated room: one per (wx_account_id, room_id, member_wxid), the key. */
 export interface SimRoomMembersTable {
-  id: string;
   wx_account_id: string;
   room_id: string;
   member_wxid: string;
+  /** Its place in the room's list (0 first). */
+  seq: number;
   nickname: string;
   display_name: string;
   inviter: string;

@@ -15,6 +15,7 @@ import * as m0013 from './0013_online_counts.js';
 import * as m0014 from './0014_partial_status_indexes.js';
 import * as m0015 from './0015_sim_member_key.js';
 import * as m0016 from './0016_pending_callbacks_index.js';
+import * as m0017 from './0017_sim_network_keys.js';
 
 /**
  * Every migration, in order. Listed here rather than read from disk so the bundled server carries
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '0014_partial_status_indexes': m0014,
   '0015_sim_member_key': m0015,
   '0016_pending_callbacks_index': m0016,
+  '0017_sim_network_keys': m0017,
 };

@@ -240,7 +240,6 @@ export function createSimulator(opts: SimulatorOptions) {
       const contacts = [
         ...net.friends.map((p) => ({
           ...base,
-          id: newId(),
           contact_wxid: p.wxid,
           kind: 'friend' as const,
           nickname: p.nickname,
@@ -254,7 +253,6 @@ export function createSimulator(opts: SimulatorOptions) {
         })),
         ...net.rooms.map((r) => ({
           ...base,
-          id: newId(),
           contact_wxid: r.roomId,
           kind: 'chatroom' as const,
           nickname: r.name,
@@ -268,7 +266,6 @@ export function createSimulator(opts: SimulatorOptions) {
         })),
         ...net.ghs.map((g) => ({
           ...base,
-          id: newId(),
           contact_wxid: g.wxid,
           kind: 'gh' as const,
           nickname: g.nickname,
@@ -282,11 +279,11 @@ export function createSimulator(opts: SimulatorOptions) {
         })),
       ];
       const members = net.rooms.flatMap((r) =>
-        [net.self, ...r.members].map((m) => ({
-          id: newId(),
+        [net.self, ...r.members].map((m, seq) => ({
           wx_account_id: account.accountId,
           room_id: r.roomId,
           member_wxid: m.wxid,
+          seq,
           nickname: m.nickname,
           display_name:
             m === net.self

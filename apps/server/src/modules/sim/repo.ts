@@ -3,7 +3,7 @@ import { insertManyTogether, preparedInsertMany, preparedQuery, rowsFor } from '
 import type { DB, SimContactsTable, SimRoomMembersTable } from '../../db/schema.js';
 
 const anyContactQuery = preparedQuery(1, (db, accountId: string) =>
-  db.selectFrom('sim_contacts').select('id').where('wx_account_id', '=', accountId).limit(1),
+  db.selectFrom('sim_contacts').select('contact_wxid').where('wx_account_id', '=', accountId).limit(1),
 );
 
 /** The account's simulated network is stored (its first login made it). */
@@ -13,7 +13,6 @@ export const hasNetwork = async (db: Kysely<DB>, accountId: string): Promise<boo
 const insertContacts = preparedInsertMany(
   'sim_contacts',
   {
-    id: true,
     wx_account_id: true,
     contact_wxid: true,
     kind: true,
@@ -34,10 +33,10 @@ const insertContacts = preparedInsertMany(
 const insertRoomMembers = preparedInsertMany(
   'sim_room_members',
   {
-    id: true,
     wx_account_id: true,
     room_id: true,
     member_wxid: true,
+    seq: true,
     nickname: true,
     display_name: true,
     inviter: true,
@@ -49,8 +48,8 @@ const insertRoomMembers = preparedInsertMany(
 /**
  * An account's whole simulated network, its contacts and the members of its rooms, together or not
  * at all (one statement on PostgreSQL). Written once however often it is called at once: rows
- * already there are skipped (both tables have a unique key, and one account's network is always the
- * same: it comes from its device).
+ * already there are skipped (both tables are keyed by what a row is, and one account's network is
+ * always the same: it comes from its device).
  */
 export const insertNetwork = (
   db: Kysely<DB>,
@@ -92,7 +91,7 @@ export const roomMembers = (db: Kysely<DB>, accountId: string, roomId: string) =
     .selectAll()
     .where('wx_account_id', '=', accountId)
     .where('room_id', '=', roomId)
-    .orderBy('id')
+    .orderBy('seq')
     .execute();
 
 export async function setUnreachable(db: Kysely<DB>, accountId: string, wxid: string, unreachable: boolean) {
