@@ -145,17 +145,44 @@ describe.each(dialects)('migration 0017, the simulated network keyed by its rows
     ).rejects.toThrow();
   });
 
-  it('still goes with its account (the foreign keys stay)', async () => {
+  it('goes with its account, or its company, as the cascade did (a trigger, no foreign key to check a row)', async () => {
     await withSchemaChangeLock(() => migrateToLatest(db));
-    await expect(
-      db
-        .insertInto('sim_contacts')
-        .values({ ...(await contactsOf('a1'))[0]!, wx_account_id: 'no-such-account' })
-        .execute(),
-    ).rejects.toThrow();
+    // A second account of the company, and one of another company, each with a contact.
+    await sql`insert into users (id, account, password_hash, role, company_name, user_name, account_type, created_at, updated_at)
+      values ('u2', 'company2', 'x', 'customer', '公司二', '用户', 1, 1, 1)`.execute(db);
+    await sql`insert into api_accounts (id, company_id, name, app_key, secret_hash, available_num, status, created_at, updated_at)
+      values ('s2', 'u2', '子账号', 'key2', 'x', 1, 'active', 1, 1)`.execute(db);
+    await sql`insert into wx_devices (id, company_id, api_account_id, name, proxy, created_at)
+      values ('d2', 'u2', 's2', '设备', '', 1), ('d3', 'u1', 's1', '设备', '', 1)`.execute(db);
+    await sql`insert into wx_accounts (id, company_id, api_account_id, wxid, nickname, avatar, alias, device_id, status, first_login_at, last_login_at, updated_at)
+      values ('a2', 'u2', 's2', 'wxid_other', '别人', '', '', 'd2', 'online', 1, 1, 1),
+             ('a3', 'u1', 's1', 'wxid_me2', '我二', '', '', 'd3', 'offline', 1, 1, 1)`.execute(db);
+    const contact = (await contactsOf('a1'))[1]!;
+    await insertNetwork(
+      db as Kysely<DB>,
+      [
+        { ...contact, wx_account_id: 'a2' },
+        { ...contact, wx_account_id: 'a3' },
+      ],
+      [],
+    );
+    const networkAccounts = async () =>
+      (
+        await db
+          .selectFrom('sim_contacts')
+          .select('wx_account_id')
+          .distinct()
+          .orderBy('wx_account_id')
+          .execute()
+      ).map((r) => r.wx_account_id);
+    expect(await networkAccounts()).toEqual(['a1', 'a2', 'a3']);
+
     await db.deleteFrom('wx_accounts').where('id', '=', 'a1').execute();
-    expect(await contactsOf('a1')).toEqual([]);
+    expect(await networkAccounts()).toEqual(['a2', 'a3']);
     expect(await db.selectFrom('sim_room_members').select('member_wxid').execute()).toEqual([]);
+    // The company goes: its accounts by their cascade, their networks by the trigger.
+    await db.deleteFrom('users').where('id', '=', 'u1').execute();
+    expect(await networkAccounts()).toEqual(['a2']);
   });
 
   it('goes back down to the old tables with their rows', async () => {
