@@ -64,8 +64,9 @@ describe.each(dialects)('migration 0017, the simulated network keyed by its rows
     schema = undefined;
   });
 
+  /** After 0017: the current schema. */
   const contactsOf = (accountId: string) =>
-    db
+    (db as Kysely<DB>)
       .selectFrom('sim_contacts')
       .selectAll()
       .where('wx_account_id', '=', accountId)
