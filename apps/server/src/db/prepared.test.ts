@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Database, migrateToLatest, openDatabase } from './index.js';
-import { preparedInsertMany, preparedQuery } from './prepared.js';
+import { preparedInsertMany, preparedQuery, rowsAsJson } from './prepared.js';
 
 let database: Database | undefined;
 afterEach(async () => {
@@ -104,5 +104,28 @@ describe('preparedInsertMany', () => {
       { key: 't.a', value: 'first' },
       { key: 't.b', value: 'new' },
     ]);
+  });
+});
+
+describe('rowsAsJson', () => {
+  it('is the rows as JSON, a lone surrogate (half an emoji) written as U+FFFD, pairs kept', () => {
+    const rows = [
+      { a: '它\'s "quoted" 😀', n: 1, z: null },
+      { a: `半个${'😀'.slice(0, 1)}表情`, b: `${'😀'.slice(1)}尾` },
+    ];
+    const json = rowsAsJson(rows);
+    expect(JSON.parse(json)).toEqual([
+      { a: '它\'s "quoted" 😀', n: 1, z: null },
+      { a: '半个\uFFFD表情', b: '\uFFFD尾' },
+    ]);
+    expect(json).not.toContain('\\ud');
+    // Nothing to repair: exactly JSON.stringify's output.
+    expect(rowsAsJson(rows.slice(0, 1))).toBe(JSON.stringify(rows.slice(0, 1)));
+  });
+
+  it('keeps a text that spells an escape (a backslash before "ud") as it is', () => {
+    const rows = [{ path: 'C:\\udp\\ud800', lone: 'x\udc00' }];
+    expect(JSON.parse(rowsAsJson(rows))).toEqual([{ path: 'C:\\udp\\ud800', lone: 'x\uFFFD' }]);
+    expect(JSON.parse(rowsAsJson(rows.map(({ path }) => ({ path }))))).toEqual([{ path: 'C:\\udp\\ud800' }]);
   });
 });

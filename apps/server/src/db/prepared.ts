@@ -87,8 +87,16 @@ export function preparedInsert<T extends keyof DB>(table: T, columns: Record<key
  * every row with it; bound as a parameter, such a string was stored with U+FFFD in its place, and so
  * it is here.
  */
-export const rowsAsJson = (rows: ReadonlyArray<object>): string =>
-  JSON.stringify(rows, (_key, value: unknown) => (typeof value === 'string' ? wellFormed(value) : value));
+export function rowsAsJson(rows: ReadonlyArray<object>): string {
+  // Without a replacer JSON.stringify keeps its native fast path (a replacer called for each of a
+  // network's ~900 values was 2 % of a login's server time). It writes a lone surrogate, and only
+  // that, as a `\ud…` escape (well-formed pairs stay characters), so output without one needs no
+  // repair; a text's own backslash before "ud" only costs the second pass.
+  const json = JSON.stringify(rows);
+  return json.includes('\\ud') ? JSON.stringify(rows, wellFormedStrings) : json;
+}
+const wellFormedStrings = (_key: string, value: unknown) =>
+  typeof value === 'string' ? wellFormed(value) : value;
 
 /**
  * A prepared insert of any number of whole rows of `table` in one statement with one parameter: the
