@@ -198,6 +198,29 @@ export async function createTestApp(
   };
 }
 
+/**
+ * A database without an app, not migrated: SQLite in memory, or a PostgreSQL schema of its own
+ * (`pgSchema`, dropped by `close`). For the tests of the database layer itself.
+ */
+export async function openBareDatabase(
+  dialect: Dialect,
+): Promise<{ database: Database; pgSchema: string | undefined; close: () => Promise<void> }> {
+  if (dialect === 'sqlite') {
+    const database = await openDatabase({ sqliteFile: ':memory:' });
+    return { database, pgSchema: undefined, close: () => database.close() };
+  }
+  const { schema, drop } = await createPgSchema();
+  const database = await openDatabase({ databaseUrl: PG_URL!, pgSchema: schema });
+  return {
+    database,
+    pgSchema: schema,
+    close: async () => {
+      await database.close();
+      await drop();
+    },
+  };
+}
+
 /** Creates an empty PostgreSQL schema (for `pgSchema`); returns its name and a function dropping it. */
 export async function createPgSchema(): Promise<{ schema: string; drop: () => Promise<void> }> {
   const schema = `t_${randomBytes(6).toString('hex')}`;

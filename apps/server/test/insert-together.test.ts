@@ -1,30 +1,23 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, migrateToLatest, openDatabase } from '../src/db/index.js';
+import { migrateToLatest } from '../src/db/index.js';
 import { insertManyTogether, preparedInsertMany, rowsFor } from '../src/db/prepared.js';
 import type { DB } from '../src/db/schema.js';
-import { createPgSchema, dialects, withSchemaChangeLock } from './helpers.js';
+import { dialects, openBareDatabase, withSchemaChangeLock } from './helpers.js';
 
 // db/prepared.ts insertManyTogether: rows of several tables together or not at all (one statement on
 // PostgreSQL, a transaction on SQLite). Its users: a new device with its login, a simulated network.
 describe.each(dialects)('rows of several tables written together (%s)', (dialect) => {
-  let schema: { schema: string; drop: () => Promise<void> } | undefined;
-  let database: Database;
+  let bare: Awaited<ReturnType<typeof openBareDatabase>> | undefined;
   let db: Kysely<DB>;
 
   beforeAll(async () => {
-    if (dialect === 'postgres') {
-      schema = await createPgSchema();
-      database = await openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL!, pgSchema: schema.schema });
-    } else {
-      database = await openDatabase({ sqliteFile: ':memory:' });
-    }
-    db = database.db;
+    bare = await openBareDatabase(dialect);
+    db = bare.database.db;
     await withSchemaChangeLock(() => migrateToLatest(db));
   });
   afterAll(async () => {
-    await database?.close();
-    await schema?.drop();
+    await bare?.close();
   });
 
   const settings = preparedInsertMany('settings', { key: true, value: true, updated_at: true });

@@ -1,24 +1,23 @@
 import { type Kysely, Migrator, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Database, migrateToLatest, openDatabase } from '../src/db/index.js';
+import { migrateToLatest } from '../src/db/index.js';
 import { migrations } from '../src/db/migrations/index.js';
 import type { DB } from '../src/db/schema.js';
 import { insertNetwork, roomMembers } from '../src/modules/sim/repo.js';
-import { createPgSchema, dialects, withSchemaChangeLock } from './helpers.js';
+import { dialects, openBareDatabase, withSchemaChangeLock } from './helpers.js';
 
 // Migration 0017: the simulator's tables keyed by what a row is (account and contact; account, room
 // and member) instead of a random id. A database that had the old tables keeps its rows, its rooms'
-// members in the order they were shown, and the foreign keys to the accounts.
+// members in the order they were shown; a network still goes with its account.
 describe.each(dialects)('migration 0017, the simulated network keyed by its rows (%s)', (dialect) => {
-  let schema: { schema: string; drop: () => Promise<void> } | undefined;
-  let database: Database;
+  let bare: Awaited<ReturnType<typeof openBareDatabase>> | undefined;
   // biome-ignore lint/suspicious/noExplicitAny: the schema before 0017 is not the current one
   let db: Kysely<any>;
 
   const migrator = (upTo: string) =>
     new Migrator({
       db,
-      ...(schema ? { migrationTableSchema: schema.schema } : {}),
+      ...(bare?.pgSchema ? { migrationTableSchema: bare.pgSchema } : {}),
       provider: {
         getMigrations: async () =>
           Object.fromEntries(Object.entries(migrations).filter(([name]) => name <= upTo)),
@@ -30,13 +29,8 @@ describe.each(dialects)('migration 0017, the simulated network keyed by its rows
   };
 
   beforeEach(async () => {
-    if (dialect === 'postgres') {
-      schema = await createPgSchema();
-      database = await openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL!, pgSchema: schema.schema });
-    } else {
-      database = await openDatabase({ sqliteFile: ':memory:' });
-    }
-    db = database.db;
+    bare = await openBareDatabase(dialect);
+    db = bare.database.db;
     await migrateTo('0016_pending_callbacks_index');
     // An account, with what it needs, as the tables were before 0017.
     await sql`insert into users (id, account, password_hash, role, company_name, user_name, account_type, created_at, updated_at)
@@ -59,9 +53,8 @@ describe.each(dialects)('migration 0017, the simulated network keyed by its rows
              ('m2', 'a1', '123@chatroom', 'wxid_b', 'B', '', 'wxid_me', '')`.execute(db);
   });
   afterEach(async () => {
-    await database?.close();
-    await schema?.drop();
-    schema = undefined;
+    await bare?.close();
+    bare = undefined;
   });
 
   /** After 0017: the current schema. */

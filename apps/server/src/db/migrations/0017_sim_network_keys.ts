@@ -1,4 +1,4 @@
-import { type Kysely, PostgresAdapter, sql } from 'kysely';
+import { type ColumnDefinitionBuilder, type Kysely, PostgresAdapter, type RawBuilder, sql } from 'kysely';
 
 // The simulator's network of an account (31 contacts and 30 room members, written at its first
 // login by modules/sim/repo.ts insertNetwork: on PostgreSQL the largest statement of a login) costs
@@ -13,27 +13,102 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
 //   has just committed, and the service deletes no account; an account deleted all the same (by
 //   hand, or with its company) still takes its network with it: a trigger on wx_accounts' deletes,
 //   as the cascade did.
-// biome-ignore lint/suspicious/noExplicitAny: migrations must not depend on the current schema type
-export async function up(db: Kysely<any>): Promise<void> {
-  const contactColumns = sql.raw(
-    'wx_account_id, contact_wxid, kind, nickname, remark, alias, avatar, sex, signature, country, province, city, owner, unreachable',
-  );
-  await contactsTable(db, 'sim_contacts_next').execute();
-  await sql`insert into sim_contacts_next (${contactColumns}) select ${contactColumns} from sim_contacts`.execute(
-    db,
-  );
-  await db.schema.dropTable('sim_contacts').execute();
-  await db.schema.alterTable('sim_contacts_next').renameTo('sim_contacts').execute();
+/** The columns both shapes of each table have (0003's had an `id` more; members have `seq` now). */
+const CONTACT_COLUMNS = sql.raw(
+  'wx_account_id, contact_wxid, kind, nickname, remark, alias, avatar, sex, signature, country, province, city, owner, unreachable',
+);
+const MEMBER_COLUMNS = sql.raw(
+  'wx_account_id, room_id, member_wxid, nickname, display_name, inviter, avatar',
+);
 
-  const memberColumns = sql.raw(
-    'wx_account_id, room_id, member_wxid, nickname, display_name, inviter, avatar',
+// biome-ignore lint/suspicious/noExplicitAny: migrations must not depend on the current schema type
+type AnyDb = Kysely<any>;
+
+/**
+ * The tables as this migration leaves them (`keyed`), or as 0003 and 0015 made them (`withIds`:
+ * a random id, a foreign key to the account, the natural key as a unique constraint or index).
+ */
+type Shape = 'keyed' | 'withIds';
+
+const accountColumn = (shape: Shape) => (c: ColumnDefinitionBuilder) =>
+  shape === 'keyed' ? c.notNull() : c.notNull().references('wx_accounts.id').onDelete('cascade');
+
+function contactsTable(db: AnyDb, name: string, shape: Shape) {
+  const table = db.schema
+    .createTable(name)
+    .$call((t) => (shape === 'withIds' ? t.addColumn('id', 'text', (c) => c.primaryKey()) : t))
+    .addColumn('wx_account_id', 'text', accountColumn(shape))
+    .addColumn('contact_wxid', 'text', (c) => c.notNull())
+    .addColumn('kind', 'text', (c) => c.notNull())
+    .addColumn('nickname', 'text', (c) => c.notNull())
+    .addColumn('remark', 'text', (c) => c.notNull())
+    .addColumn('alias', 'text', (c) => c.notNull())
+    .addColumn('avatar', 'text', (c) => c.notNull())
+    .addColumn('sex', 'integer', (c) => c.notNull())
+    .addColumn('signature', 'text', (c) => c.notNull())
+    .addColumn('country', 'text', (c) => c.notNull())
+    .addColumn('province', 'text', (c) => c.notNull())
+    .addColumn('city', 'text', (c) => c.notNull())
+    .addColumn('owner', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('unreachable', 'integer', (c) => c.notNull().defaultTo(0));
+  return shape === 'keyed'
+    ? // Not `…_pkey`: on PostgreSQL that name is the old table's key's until it is dropped.
+      table.addPrimaryKeyConstraint('sim_contacts_key', ['wx_account_id', 'contact_wxid'])
+    : table.addUniqueConstraint('sim_contacts_account_contact', ['wx_account_id', 'contact_wxid']);
+}
+
+async function createMembersTable(db: AnyDb, name: string, shape: Shape) {
+  await db.schema
+    .createTable(name)
+    .$call((t) => (shape === 'withIds' ? t.addColumn('id', 'text', (c) => c.primaryKey()) : t))
+    .addColumn('wx_account_id', 'text', accountColumn(shape))
+    .addColumn('room_id', 'text', (c) => c.notNull())
+    .addColumn('member_wxid', 'text', (c) => c.notNull())
+    .$call((t) => (shape === 'keyed' ? t.addColumn('seq', 'integer', (c) => c.notNull()) : t))
+    .addColumn('nickname', 'text', (c) => c.notNull())
+    .addColumn('display_name', 'text', (c) => c.notNull())
+    .addColumn('inviter', 'text', (c) => c.notNull())
+    .addColumn('avatar', 'text', (c) => c.notNull())
+    .$call((t) =>
+      shape === 'keyed'
+        ? t.addPrimaryKeyConstraint('sim_room_members_key', ['wx_account_id', 'room_id', 'member_wxid'])
+        : t,
+    )
+    .execute();
+  if (shape === 'withIds') {
+    await db.schema
+      .createIndex('sim_room_members_member')
+      .unique()
+      .on(name)
+      .columns(['wx_account_id', 'room_id', 'member_wxid'])
+      .execute();
+  }
+}
+
+/** Replaces `table` by `next`, made beforehand and filled by `copy`. */
+async function replaceTable(db: AnyDb, table: string, next: string, copy: RawBuilder<unknown>) {
+  await copy.execute(db);
+  await db.schema.dropTable(table).execute();
+  await db.schema.alterTable(next).renameTo(table).execute();
+}
+
+export async function up(db: AnyDb): Promise<void> {
+  await contactsTable(db, 'sim_contacts_next', 'keyed').execute();
+  await replaceTable(
+    db,
+    'sim_contacts',
+    'sim_contacts_next',
+    sql`insert into sim_contacts_next (${CONTACT_COLUMNS}) select ${CONTACT_COLUMNS} from sim_contacts`,
   );
-  await membersTable(db, 'sim_room_members_next').execute();
-  await sql`insert into sim_room_members_next (${memberColumns}, seq)
-    select ${memberColumns}, row_number() over (partition by wx_account_id, room_id order by id) - 1
-    from sim_room_members`.execute(db);
-  await db.schema.dropTable('sim_room_members').execute();
-  await db.schema.alterTable('sim_room_members_next').renameTo('sim_room_members').execute();
+  await createMembersTable(db, 'sim_room_members_next', 'keyed');
+  await replaceTable(
+    db,
+    'sim_room_members',
+    'sim_room_members_next',
+    sql`insert into sim_room_members_next (${MEMBER_COLUMNS}, seq)
+      select ${MEMBER_COLUMNS}, row_number() over (partition by wx_account_id, room_id order by id) - 1
+      from sim_room_members`,
+  );
 
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
     await sql`
@@ -54,44 +129,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   }
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: as above
-const contactsTable = (db: Kysely<any>, name: string) =>
-  db.schema
-    .createTable(name)
-    .addColumn('wx_account_id', 'text', (c) => c.notNull())
-    .addColumn('contact_wxid', 'text', (c) => c.notNull())
-    .addColumn('kind', 'text', (c) => c.notNull())
-    .addColumn('nickname', 'text', (c) => c.notNull())
-    .addColumn('remark', 'text', (c) => c.notNull())
-    .addColumn('alias', 'text', (c) => c.notNull())
-    .addColumn('avatar', 'text', (c) => c.notNull())
-    .addColumn('sex', 'integer', (c) => c.notNull())
-    .addColumn('signature', 'text', (c) => c.notNull())
-    .addColumn('country', 'text', (c) => c.notNull())
-    .addColumn('province', 'text', (c) => c.notNull())
-    .addColumn('city', 'text', (c) => c.notNull())
-    .addColumn('owner', 'text', (c) => c.notNull().defaultTo(''))
-    .addColumn('unreachable', 'integer', (c) => c.notNull().defaultTo(0))
-    // Not `…_pkey`: on PostgreSQL that name is the old table's key's until it is dropped.
-    .addPrimaryKeyConstraint('sim_contacts_key', ['wx_account_id', 'contact_wxid']);
-
-// biome-ignore lint/suspicious/noExplicitAny: as above
-const membersTable = (db: Kysely<any>, name: string) =>
-  db.schema
-    .createTable(name)
-    .addColumn('wx_account_id', 'text', (c) => c.notNull())
-    .addColumn('room_id', 'text', (c) => c.notNull())
-    .addColumn('member_wxid', 'text', (c) => c.notNull())
-    .addColumn('seq', 'integer', (c) => c.notNull())
-    .addColumn('nickname', 'text', (c) => c.notNull())
-    .addColumn('display_name', 'text', (c) => c.notNull())
-    .addColumn('inviter', 'text', (c) => c.notNull())
-    .addColumn('avatar', 'text', (c) => c.notNull())
-    .addPrimaryKeyConstraint('sim_room_members_key', ['wx_account_id', 'room_id', 'member_wxid']);
-
 // The old shape, each row with a new random id (nothing read them); members' order is lost.
-// biome-ignore lint/suspicious/noExplicitAny: as above
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: AnyDb): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   if (postgres) {
     await sql`drop trigger wx_accounts_sim_network_delete on wx_accounts`.execute(db);
@@ -104,62 +143,20 @@ export async function down(db: Kysely<any>): Promise<void> {
     : sql`lower(hex(randomblob(12)))`;
   // Rows of no account (none, unless written by hand) would break the old foreign keys.
   const ofAccounts = sql`where wx_account_id in (select id from wx_accounts)`;
-  await sql`create table sim_contacts_prev as select ${randomId} as id, * from sim_contacts ${ofAccounts}`.execute(
+  await contactsTable(db, 'sim_contacts_prev', 'withIds').execute();
+  await replaceTable(
     db,
+    'sim_contacts',
+    'sim_contacts_prev',
+    sql`insert into sim_contacts_prev (id, ${CONTACT_COLUMNS})
+      select ${randomId}, ${CONTACT_COLUMNS} from sim_contacts ${ofAccounts}`,
   );
-  await sql`create table sim_room_members_prev as select ${randomId} as id, * from sim_room_members ${ofAccounts}`.execute(
+  await createMembersTable(db, 'sim_room_members_prev', 'withIds');
+  await replaceTable(
     db,
+    'sim_room_members',
+    'sim_room_members_prev',
+    sql`insert into sim_room_members_prev (id, ${MEMBER_COLUMNS})
+      select ${randomId}, ${MEMBER_COLUMNS} from sim_room_members ${ofAccounts}`,
   );
-  await db.schema.dropTable('sim_contacts').execute();
-  await db.schema.dropTable('sim_room_members').execute();
-  await db.schema
-    .createTable('sim_contacts')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('wx_account_id', 'text', (c) => c.notNull().references('wx_accounts.id').onDelete('cascade'))
-    .addColumn('contact_wxid', 'text', (c) => c.notNull())
-    .addColumn('kind', 'text', (c) => c.notNull())
-    .addColumn('nickname', 'text', (c) => c.notNull())
-    .addColumn('remark', 'text', (c) => c.notNull())
-    .addColumn('alias', 'text', (c) => c.notNull())
-    .addColumn('avatar', 'text', (c) => c.notNull())
-    .addColumn('sex', 'integer', (c) => c.notNull())
-    .addColumn('signature', 'text', (c) => c.notNull())
-    .addColumn('country', 'text', (c) => c.notNull())
-    .addColumn('province', 'text', (c) => c.notNull())
-    .addColumn('city', 'text', (c) => c.notNull())
-    .addColumn('owner', 'text', (c) => c.notNull().defaultTo(''))
-    .addColumn('unreachable', 'integer', (c) => c.notNull().defaultTo(0))
-    .addUniqueConstraint('sim_contacts_account_contact', ['wx_account_id', 'contact_wxid'])
-    .execute();
-  await db.schema
-    .createTable('sim_room_members')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('wx_account_id', 'text', (c) => c.notNull().references('wx_accounts.id').onDelete('cascade'))
-    .addColumn('room_id', 'text', (c) => c.notNull())
-    .addColumn('member_wxid', 'text', (c) => c.notNull())
-    .addColumn('nickname', 'text', (c) => c.notNull())
-    .addColumn('display_name', 'text', (c) => c.notNull())
-    .addColumn('inviter', 'text', (c) => c.notNull())
-    .addColumn('avatar', 'text', (c) => c.notNull())
-    .execute();
-  await db.schema
-    .createIndex('sim_room_members_member')
-    .unique()
-    .on('sim_room_members')
-    .columns(['wx_account_id', 'room_id', 'member_wxid'])
-    .execute();
-  const contactColumns = sql.raw(
-    'id, wx_account_id, contact_wxid, kind, nickname, remark, alias, avatar, sex, signature, country, province, city, owner, unreachable',
-  );
-  await sql`insert into sim_contacts (${contactColumns}) select ${contactColumns} from sim_contacts_prev`.execute(
-    db,
-  );
-  const memberColumns = sql.raw(
-    'id, wx_account_id, room_id, member_wxid, nickname, display_name, inviter, avatar',
-  );
-  await sql`insert into sim_room_members (${memberColumns}) select ${memberColumns} from sim_room_members_prev`.execute(
-    db,
-  );
-  await db.schema.dropTable('sim_contacts_prev').execute();
-  await db.schema.dropTable('sim_room_members_prev').execute();
 }
