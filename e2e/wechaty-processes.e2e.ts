@@ -145,7 +145,8 @@ describe.skipIf(!PG_URL)('a real network behind several processes', () => {
     const a = await start(net.env); // migrates first
     const b = await start(net.env);
     const { got, send, status } = await logIn(a, net);
-    expect((await send(b, '经由另一个进程')).data.status).toBe('sent');
+    // (`queued` when the answer's wait ran out on a loaded machine; the delivery below proves it went out.)
+    expect(['sent', 'queued']).toContain((await send(b, '经由另一个进程')).data.status);
     await expect.poll(() => got).toContain('经由另一个进程');
 
     // The process running the puppet dies: nothing is stopped, the network keeps the session.
