@@ -152,6 +152,26 @@ describe('callback delivery worker', () => {
     h.worker.release();
   });
 
+  it('an event stored unclaimed because every slot was taken goes before the next new one', async () => {
+    const h = harness(() => 1);
+    h.worker.start();
+    await h.claimed(1); // the queue is empty
+    expect(h.worker.reserve()).toBe(true);
+    h.worker.handOff(event('direct', Date.now()));
+    // The one slot is taken: the next event is stored unclaimed.
+    expect(h.worker.reserve()).toBe(false);
+    h.queue.push(event('waiting', Date.now()));
+    h.worker.wake();
+    // The delivery ends and the worker's claim is on its way: a newer event must not take the slot
+    // (else, with every slot always full, the worker never finds one free to claim with).
+    const open = h.holdClaims();
+    await h.finish(1);
+    expect(h.worker.reserve()).toBe(false);
+    open();
+    await h.claimed(2);
+    expect(h.inFlight.map((d) => d.event.id)).toEqual(['waiting']);
+  });
+
   it('a new event takes a free slot when nothing is waiting', async () => {
     const h = harness(() => 1);
     h.worker.start();
