@@ -159,6 +159,19 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
         status: 'online',
         subAccountId: c.sub.id,
       });
+      // The account as read with the login (one statement) is the account as read alone.
+      const auth = await t.call(
+        messagingCalls.getAuth,
+        { wxid: page.data.person.wxid },
+        { headers: c.creds },
+      );
+      expect(done.data.account).toEqual(auth.data);
+      const looped = await t.call(
+        messagingCalls.checkQrCodeLoop,
+        { instanceId, lastState: 'scanned', waitSeconds: 1 },
+        { headers: c.creds },
+      );
+      expect(looped.data).toEqual(done.data);
 
       const records = await t.call(recordCalls.queryWxLoginRecord, {}, { token: c.token });
       expect(records.data.list[0]).toMatchObject({

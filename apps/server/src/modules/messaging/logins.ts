@@ -45,8 +45,8 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
   const { subAccounts, packages, queue } = deps;
   const loginQuota = repo.loginQuotaWith(packages.activeSlotsOf, deps.serviceGate?.serviceExpiresAtOf);
 
-  async function loginFor(caller: ApiCaller, instanceId: string): Promise<WxLoginRow> {
-    const row = await repo.findLogin(db, instanceId);
+  /** The caller's own login (another company's or sub-account's is not found). */
+  function own<T extends WxLoginRow>(caller: ApiCaller, row: T | undefined): T {
     if (
       !row ||
       row.company_id !== caller.companyId ||
@@ -55,6 +55,15 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
       throw new AppError('NOT_FOUND', '二维码不存在');
     }
     return row;
+  }
+
+  const loginFor = async (caller: ApiCaller, instanceId: string) =>
+    own(caller, await repo.findLogin(db, instanceId));
+
+  /** The caller's login with its account once confirmed (one read), for its QR status. */
+  async function loginWithAccountFor(caller: ApiCaller, instanceId: string) {
+    const found = await repo.findLoginWithAccount(db, instanceId);
+    return { login: own(caller, found?.login), account: found?.account };
   }
 
   /** The sub-account a login belongs to: the caller's own, or the one a console user names (or the first). */
@@ -134,9 +143,15 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
     return (await repo.findLogin(db, login.id))!;
   }
 
-  async function qrStatus(login: WxLoginRow) {
+  /** A login's QR status; `read` is its account if it was read with the login. */
+  async function qrStatus(login: WxLoginRow, read?: WxAccountViewRow) {
     const fresh = await expireIfDue(login);
-    const account = fresh.wx_account_id ? await repo.findAccountById(db, fresh.wx_account_id) : undefined;
+    const accountId = fresh.state === 'confirmed' ? fresh.wx_account_id : null;
+    const account = !accountId
+      ? undefined
+      : read?.id === accountId
+        ? read
+        : await repo.findAccountById(db, accountId);
     return {
       instanceId: fresh.id,
       state: fresh.state,
@@ -144,7 +159,7 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
       scanner: fresh.scanner_nickname
         ? { nickname: fresh.scanner_nickname, avatar: fresh.scanner_avatar ?? '' }
         : null,
-      account: fresh.state === 'confirmed' && account ? toWxAccount(account) : null,
+      account: account ? toWxAccount(account) : null,
       reason: fresh.state === 'cancelled' ? fresh.logout_reason : null,
     };
   }
@@ -458,8 +473,10 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
       };
     },
 
-    checkQrCode: async (caller: ApiCaller, instanceId: string) =>
-      qrStatus(await loginFor(caller, instanceId)),
+    async checkQrCode(caller: ApiCaller, instanceId: string) {
+      const { login, account } = await loginWithAccountFor(caller, instanceId);
+      return qrStatus(login, account);
+    },
 
     /** Answers when the state differs from `lastState`, or after `waitSeconds`. */
     async checkQrCodeLoop(
@@ -468,8 +485,8 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
       lastState: QrState | undefined,
       waitSeconds: number,
     ) {
-      const login = await loginFor(caller, instanceId);
-      const first = await qrStatus(login);
+      const { login, account } = await loginWithAccountFor(caller, instanceId);
+      const first = await qrStatus(login, account);
       if (!lastState || first.state !== lastState || !isActiveQrState(first.state)) return first;
       const waitMs = Math.min(waitSeconds * 1000, Math.max(0, login.expires_at - Date.now()) + 50);
       await new Promise<void>((resolve) => {
@@ -483,7 +500,8 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
           if (e.kind === 'qr' && e.instanceId === instanceId && e.state !== lastState) done();
         });
       });
-      return qrStatus((await repo.findLogin(db, instanceId))!);
+      const now = (await repo.findLoginWithAccount(db, instanceId))!;
+      return qrStatus(now.login, now.account);
     },
 
     /** Simulator control: the QR code expires now. */

@@ -205,9 +205,8 @@ const findAccountByIdQuery = preparedQuery(1, (db, id: string) =>
 export const findAccountById = async (db: Kysely<DB>, id: string): Promise<WxAccountViewRow | undefined> =>
   (await findAccountByIdQuery(db, id)).rows[0];
 
-/** A new account's columns: all but those with a default (remark, next_send_at). */
-type NewAccount = Omit<Selectable<WxAccountsTable>, 'remark' | 'next_send_at'>;
-const NEW_ACCOUNT = {
+/** Every column of an account (a new one's insert, and findLoginWithAccount's names apart from a login's). */
+const ACCOUNT_COLUMNS = {
   id: true,
   company_id: true,
   api_account_id: true,
@@ -220,13 +219,56 @@ const NEW_ACCOUNT = {
   online_since: true,
   last_offline_at: true,
   logout_reason: true,
+  remark: true,
   expire_at: true,
   current_login_id: true,
+  next_send_at: true,
   first_login_at: true,
   last_login_at: true,
   updated_at: true,
-} satisfies Record<keyof NewAccount, true>;
-const NEW_ACCOUNT_COLUMNS = Object.keys(NEW_ACCOUNT) as Array<keyof NewAccount>;
+} satisfies Record<keyof Selectable<WxAccountsTable>, true>;
+const ACCOUNT_COLUMN_NAMES = Object.keys(ACCOUNT_COLUMNS) as Array<keyof Selectable<WxAccountsTable>>;
+const accountAlias = (column: string) => `account_${column}`;
+
+// checkQrCode: the login and, once it is confirmed, its account with the sub-account's name, in one
+// read (the last poll of every login read both). Prepared: every poll runs it.
+const findLoginWithAccountQuery = preparedQuery(1, (db, id: string) =>
+  db
+    .selectFrom('wx_logins')
+    .leftJoin('wx_accounts', 'wx_accounts.id', 'wx_logins.wx_account_id')
+    .selectAll('wx_logins')
+    .select(ACCOUNT_COLUMN_NAMES.map((c) => sql.ref(`wx_accounts.${c}`).as(accountAlias(c))))
+    .select((eb) =>
+      eb
+        .selectFrom('api_accounts')
+        .select('api_accounts.name')
+        .whereRef('api_accounts.id', '=', 'wx_accounts.api_account_id')
+        .as(accountAlias('sub_account_name')),
+    )
+    .where('wx_logins.id', '=', id),
+);
+export async function findLoginWithAccount(
+  db: Kysely<DB>,
+  id: string,
+): Promise<{ login: Selectable<WxLoginsTable>; account: WxAccountViewRow | undefined } | undefined> {
+  const row = (await findLoginWithAccountQuery(db, id)).rows[0] as Record<string, unknown> | undefined;
+  if (!row) return undefined;
+  const account: Record<string, unknown> = {};
+  for (const c of [...ACCOUNT_COLUMN_NAMES, 'sub_account_name']) {
+    account[c] = row[accountAlias(c)];
+    delete row[accountAlias(c)];
+  }
+  return {
+    login: row as unknown as Selectable<WxLoginsTable>,
+    account: account.id == null ? undefined : (account as unknown as WxAccountViewRow),
+  };
+}
+
+/** A new account's columns: all but those with a default (remark, next_send_at). */
+type NewAccount = Omit<Selectable<WxAccountsTable>, 'remark' | 'next_send_at'>;
+const NEW_ACCOUNT_COLUMNS = ACCOUNT_COLUMN_NAMES.filter(
+  (c): c is keyof NewAccount => c !== 'remark' && c !== 'next_send_at',
+);
 const insertAccountQuery = preparedQuery(NEW_ACCOUNT_COLUMNS.length, (db, ...values: unknown[]) =>
   db
     .insertInto('wx_accounts')
