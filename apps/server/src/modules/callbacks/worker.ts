@@ -134,8 +134,7 @@ export function createDeliveryWorker(o: WorkerOptions) {
      * claims it before any later event takes a slot).
      */
     reserve(): boolean {
-      if (!started || stopped) return false;
-      if (backlog) return false;
+      if (!started || stopped || backlog) return false;
       if (inFlight.size + reserved >= limit()) {
         backlog = true; // this event is stored unclaimed: it goes before the next new ones
         return false;

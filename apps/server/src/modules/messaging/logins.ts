@@ -500,8 +500,8 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
           if (e.kind === 'qr' && e.instanceId === instanceId && e.state !== lastState) done();
         });
       });
-      const now = (await repo.findLoginWithAccount(db, instanceId))!;
-      return qrStatus(now.login, now.account);
+      const after = (await repo.findLoginWithAccount(db, instanceId))!;
+      return qrStatus(after.login, after.account);
     },
 
     /** Simulator control: the QR code expires now. */
