@@ -360,6 +360,12 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // The console's scripts run in V8's interpreter and baseline compiler only: a test's pages live
+  // for seconds, so optimising compilers (TurboFan, Maglev) spend CPU on code that never runs long
+  // enough to pay it back, and the browser tests are CPU-bound on CI's two cores. Two files (shell,
+  // commerce) on two workers, runs alternating: 79-89 s (mean 83) with them, 69-80 s (mean 74)
+  // without. What users get is measured by bench/console-load.mjs, in its own browser.
+  '--js-flags=--no-opt --no-maglev',
 ];
 
 export function launchBrowser(): Promise<Browser> {
