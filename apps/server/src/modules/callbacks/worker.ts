@@ -46,7 +46,7 @@ export function createDeliveryWorker(o: WorkerOptions) {
    * one event in many, its delay growing a second a second); and with every slot full, each slot a
    * delivery freed went to the next new event before the worker's pass could claim: the pass found
    * no slot free, never claimed, and the events stored unclaimed waited out the whole load (seen in
-   * the SQLite soak, one run in three: 16 % of the callbacks arrived during a 30 s run).
+   * the SQLite soak: 16-73 % of the callbacks arrived during a 30 s run).
    */
   let backlog = false;
   const limit = () => o.limit(behindMs);
