@@ -33,7 +33,7 @@ type Shape = 'keyed' | 'withIds';
 const accountColumn = (shape: Shape) => (c: ColumnDefinitionBuilder) =>
   shape === 'keyed' ? c.notNull() : c.notNull().references('wx_accounts.id').onDelete('cascade');
 
-function contactsTable(db: AnyDb, name: string, shape: Shape) {
+async function createContactsTable(db: AnyDb, name: string, shape: Shape) {
   const table = db.schema
     .createTable(name)
     .$call((t) => (shape === 'withIds' ? t.addColumn('id', 'text', (c) => c.primaryKey()) : t))
@@ -51,10 +51,11 @@ function contactsTable(db: AnyDb, name: string, shape: Shape) {
     .addColumn('city', 'text', (c) => c.notNull())
     .addColumn('owner', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('unreachable', 'integer', (c) => c.notNull().defaultTo(0));
-  return shape === 'keyed'
+  await (shape === 'keyed'
     ? // Not `…_pkey`: on PostgreSQL that name is the old table's key's until it is dropped.
       table.addPrimaryKeyConstraint('sim_contacts_key', ['wx_account_id', 'contact_wxid'])
-    : table.addUniqueConstraint('sim_contacts_account_contact', ['wx_account_id', 'contact_wxid']);
+    : table.addUniqueConstraint('sim_contacts_account_contact', ['wx_account_id', 'contact_wxid'])
+  ).execute();
 }
 
 async function createMembersTable(db: AnyDb, name: string, shape: Shape) {
@@ -93,7 +94,7 @@ async function replaceTable(db: AnyDb, table: string, next: string, copy: RawBui
 }
 
 export async function up(db: AnyDb): Promise<void> {
-  await contactsTable(db, 'sim_contacts_next', 'keyed').execute();
+  await createContactsTable(db, 'sim_contacts_next', 'keyed');
   await replaceTable(
     db,
     'sim_contacts',
@@ -143,7 +144,7 @@ export async function down(db: AnyDb): Promise<void> {
     : sql`lower(hex(randomblob(12)))`;
   // Rows of no account (none, unless written by hand) would break the old foreign keys.
   const ofAccounts = sql`where wx_account_id in (select id from wx_accounts)`;
-  await contactsTable(db, 'sim_contacts_prev', 'withIds').execute();
+  await createContactsTable(db, 'sim_contacts_prev', 'withIds');
   await replaceTable(
     db,
     'sim_contacts',

@@ -157,17 +157,17 @@ export const overdueLogins = (db: Kysely<DB>, now: number) =>
  * ~50 µs a row against ~6 µs (measured; same plan, two primary-key lookups either way), and every
  * call about an account reads one. The sub-account always exists (a foreign key, never deleted).
  */
+/** An account's sub-account name, as a scalar subquery on `wx_accounts`. */
+const subAccountNameOf = (eb: ExpressionBuilder<DB, 'wx_accounts'>) =>
+  eb
+    .selectFrom('api_accounts')
+    .select('api_accounts.name')
+    .whereRef('api_accounts.id', '=', 'wx_accounts.api_account_id');
 const accountWithSub = (db: Kysely<DB>) =>
   db
     .selectFrom('wx_accounts')
     .selectAll('wx_accounts')
-    .select((eb) =>
-      eb
-        .selectFrom('api_accounts')
-        .select('api_accounts.name')
-        .whereRef('api_accounts.id', '=', 'wx_accounts.api_account_id')
-        .as('sub_account_name'),
-    )
+    .select((eb) => subAccountNameOf(eb).as('sub_account_name'))
     .$narrowType<{ sub_account_name: NotNull }>();
 
 // findAccount, findAccountById: on most calls about an account (prepared: built and compiled once).
@@ -238,13 +238,7 @@ const findLoginWithAccountQuery = preparedQuery(1, (db, id: string) =>
     .leftJoin('wx_accounts', 'wx_accounts.id', 'wx_logins.wx_account_id')
     .selectAll('wx_logins')
     .select(ACCOUNT_COLUMN_NAMES.map((c) => sql.ref(`wx_accounts.${c}`).as(accountAlias(c))))
-    .select((eb) =>
-      eb
-        .selectFrom('api_accounts')
-        .select('api_accounts.name')
-        .whereRef('api_accounts.id', '=', 'wx_accounts.api_account_id')
-        .as(accountAlias('sub_account_name')),
-    )
+    .select((eb) => subAccountNameOf(eb).as(accountAlias('sub_account_name')))
     .where('wx_logins.id', '=', id),
 );
 export async function findLoginWithAccount(
