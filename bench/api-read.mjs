@@ -19,6 +19,10 @@ const SECONDS = numberArg('seconds', 3);
 const ROUNDS = numberArg('rounds', 6);
 const CONNECTIONS = numberArg('connections', 50);
 const BEFORE = stringArg('before', undefined);
+// --twin: this build a second time, as one more target in the same rounds. Two copies of one build
+// differ only by noise (which slot of a round they ran in, what else the machine did): their ratio
+// is the floor an A/B (--before) has to clear. (Seen: 0.97-1.18 per round, medians 0.99 and 1.09.)
+const TWIN = process.argv.includes('--twin');
 // --workers 1,2: the service once per count (WORKERS=N, PostgreSQL), all in the same rounds.
 const WORKERS = stringArg('workers', '1').split(',').map(Number);
 const WARMUP_SECONDS = 2;
@@ -56,6 +60,8 @@ try {
       )
     : undefined;
   if (before) started.push(before.server);
+  const twin = TWIN ? await serviceTarget(undefined, { WORKERS: String(WORKERS[0]) }) : undefined;
+  if (twin) started.push(twin.server);
   // The bare route answers exactly what the service answers (same user, same bytes).
   const bareJson = JSON.stringify(service.answer);
   const baseline = await startBaseline({ BASELINE_READ_JSON: bareJson });
@@ -73,6 +79,7 @@ try {
       ? { before: { ...before, expected: JSON.stringify(before.answer), pid: before.server.child.pid } }
       : {}),
     service: { ...service, expected: bareJson, pid: service.server.child.pid },
+    ...(twin ? { twin: { ...twin, expected: JSON.stringify(twin.answer), pid: twin.server.child.pid } } : {}),
     ...Object.fromEntries(
       more.map(([name, t]) => [name, { ...t, expected: JSON.stringify(t.answer), pid: t.server.child.pid }]),
     ),
@@ -156,6 +163,15 @@ try {
           beforeMedianRoundRatio: medianRoundRatio('before'),
           beforeCpuRatio: cpuRatio('before'),
           beforeBuild: BEFORE,
+        }
+      : {}),
+    ...(twin
+      ? {
+          twinMedianRoundRatio: medianRoundRatio('twin'),
+          // The same build against itself, round by round: how far apart noise alone puts two targets.
+          twinToServiceByRound: rounds.twin.map((x, i) =>
+            Number((x.perSecond / rounds.service[i].perSecond).toFixed(3)),
+          ),
         }
       : {}),
     goal: { ratio: 0.6, p99Ms: 25 },
