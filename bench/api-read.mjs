@@ -21,7 +21,7 @@ const CONNECTIONS = numberArg('connections', 50);
 const BEFORE = stringArg('before', undefined);
 // --twin: this build a second time, as one more target in the same rounds. Two copies of one build
 // differ only by noise (which slot of a round they ran in, what else the machine did): their ratio
-// is the floor an A/B (--before) has to clear. (Seen: 0.97-1.18 per round, medians 0.99 and 1.09.)
+// is the floor an A/B (--before) has to clear. (Seen here: 0.88-1.18 per round, medians 0.95-1.09.)
 const TWIN = process.argv.includes('--twin');
 // --workers 1,2: the service once per count (WORKERS=N, PostgreSQL), all in the same rounds.
 const WORKERS = stringArg('workers', '1').split(',').map(Number);
@@ -145,6 +145,7 @@ try {
       connections: CONNECTIONS,
       database: databaseOf(),
       workers: WORKERS,
+      twin: TWIN,
     },
     call: `POST ${PATH} (console session)`,
     ...results,
