@@ -11,11 +11,16 @@ const root = path.resolve(import.meta.dirname, '..');
  * Starts `node apps/server/dist/main.js` (or `main`: another build, e.g. of an earlier commit, to
  * compare in the same run) on a free port with a fresh data dir; resolves when it listens.
  */
-export async function startServer(env = {}, { main = path.join(root, 'apps/server/dist/main.js') } = {}) {
+export async function startServer(
+  env = {},
+  // wrapper: a command the server runs under (instructions.mjs: valgrind), which needs a longer start.
+  { main = path.join(root, 'apps/server/dist/main.js'), wrapper = [], startTimeoutMs = 30_000 } = {},
+) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'wxc-bench-'));
   // BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server under load.
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, main], {
+  const command = [...wrapper, process.execPath, ...nodeArgs, main];
+  const child = spawn(command[0], command.slice(1), {
     env: {
       ...process.env,
       PORT: '0',
@@ -41,7 +46,7 @@ export async function startServer(env = {}, { main = path.join(root, 'apps/serve
   });
   child.stderr.on('data', (d) => process.stderr.write(d));
   const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), startTimeoutMs);
     const check = setInterval(() => {
       const m = out.match(/Console:\s+(http:\/\/\S+)/);
       if (m) {
