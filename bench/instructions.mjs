@@ -14,11 +14,18 @@ import {
   post,
   registerCustomer,
   startServer,
+  stringArg,
   writeReport,
 } from './lib.mjs';
 
 const READS = numberArg('reads', 500);
 const WARMUP = numberArg('warmup', 1000);
+// Another build of the service to count (an A/B: its dist/main.js), instead of this checkout's.
+const MAIN = stringArg('main', '');
+// The bare route's count barely moves (186k on two machines): skip it when comparing builds.
+const SERVICE_ONLY = process.argv.includes('--service-only');
+// What a browser sends with every call: the answer's compression is negotiated on each one.
+const HEADERS = { 'accept-encoding': 'gzip, deflate, br, zstd' };
 const PATH = '/api/refreshLoginInfo';
 const VALGRIND = ['valgrind', '--tool=callgrind', '--smc-check=all-non-file', '--dump-instr=no'];
 
@@ -61,13 +68,26 @@ async function measure({ server, outDir }, url, headers) {
 
 const started = [];
 try {
-  const service = await counted('service', {});
+  const service = await counted('service', {}, MAIN || undefined);
   started.push(service.server);
   const token = await registerCustomer(service.server);
   const answer = (await post(`${service.server.url}${PATH}`, {}, { authorization: token })).body;
-  const serviceCount = await measure(service, `${service.server.url}${PATH}`, { authorization: token });
+  const serviceCount = await measure(service, `${service.server.url}${PATH}`, {
+    ...HEADERS,
+    authorization: token,
+  });
   await service.server.stop();
   started.pop();
+  if (SERVICE_ONLY) {
+    writeReport('instructions', {
+      when: new Date().toISOString(),
+      machine: machineFacts(),
+      settings: { reads: READS, warmup: WARMUP, main: MAIN || 'apps/server/dist/main.js', serviceOnly: true },
+      call: `POST ${PATH} (console session, a browser's accept-encoding), one connection, one read at a time`,
+      service: serviceCount,
+    });
+    process.exit(0);
+  }
   // The bare route answers the same bytes, counted the same way (after the service: one at a time).
   const bare = await counted(
     'bare',
@@ -75,12 +95,12 @@ try {
     path.join(import.meta.dirname, 'baseline-server.mjs'),
   );
   started.push(bare.server);
-  const bareCount = await measure(bare, `${bare.server.url}/read`, {});
+  const bareCount = await measure(bare, `${bare.server.url}/read`, HEADERS);
   writeReport('instructions', {
     when: new Date().toISOString(),
     machine: machineFacts(),
-    settings: { reads: READS, warmup: WARMUP },
-    call: `POST ${PATH} (console session), one connection, one read at a time`,
+    settings: { reads: READS, warmup: WARMUP, main: MAIN || 'apps/server/dist/main.js' },
+    call: `POST ${PATH} (console session, a browser's accept-encoding), one connection, one read at a time`,
     service: serviceCount,
     bareFastify: bareCount,
     ratio: Number((bareCount.perRead / serviceCount.perRead).toFixed(3)),

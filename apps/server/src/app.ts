@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import zlib from 'node:zlib';
-import compress from '@fastify/compress';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import { emptyRequest, MEDIA_MAX_BYTES } from '@wxc/contract';
@@ -10,8 +8,10 @@ import type { Config } from './config.js';
 import type { Database } from './db/index.js';
 import { registerApiDocs } from './docs.js';
 import { startHousekeeping } from './housekeeping.js';
+import { registerCompression } from './lib/compression.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandler } from './lib/error-handler.js';
-import { createRouter, NO_STORE } from './lib/http.js';
+import { AppError } from './lib/errors.js';
+import { createRouter } from './lib/http.js';
 import { lazyChildLoggerFactory } from './lib/lazy-logger.js';
 import { watchLoopLag } from './lib/loop-lag.js';
 import { registerLoadShedding } from './lib/overload.js';
@@ -43,7 +43,7 @@ import { registerStatisticsRoutes } from './modules/statistics/routes.js';
 import { registerSystemRoutes } from './modules/system/routes.js';
 import { registerVisitorRoutes } from './modules/visitors/routes.js';
 import { createServices, type MessagingProviderFactory, type Services } from './services.js';
-import { COMPRESS_THRESHOLD_BYTES, isApiPath, isApiRequest, registerConsole } from './web.js';
+import { isApiPath, isApiRequest, isSubresourceRequest, registerConsole } from './web.js';
 
 export interface BuildOptions {
   config: Config;
@@ -158,17 +158,20 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   // Compiled from the response schema once per route (lib/serializer.ts); the test suites also
   // check every answer against zod's own encoding of it.
   app.setSerializerCompiler(createSerializerCompiler({ verify: config.env === 'test' }));
-  app.addHook('onSend', (req, reply, payload, done) => {
-    reply.header('x-request-id', req.id);
-    // API answers carry tokens and personal data: never stored (errors and misses included).
-    if (isApiRequest(req)) reply.header('cache-control', NO_STORE);
-    done(null, payload);
-  });
   installErrorHandler(app);
   // JSON only (text/plain is refused with 415); an empty JSON body means "no input". Signed API
   // requests are verified over the raw bytes before this parser runs (api-auth/body-digest.ts).
   app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    // Bodies are taken as sent, never decompressed: an encoded one (gzip, say) is refused by name
+    // rather than read as garbage.
+    const encoding = req.headers['content-encoding'];
+    if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
+      return done(
+        new AppError('BAD_REQUEST', '不支持压缩的请求体（Content-Encoding），请发送未压缩的 JSON'),
+        undefined,
+      );
+    }
     const text = body as string;
     if (text.trim() === '') return done(null, undefined);
     try {
@@ -187,14 +190,21 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     );
   }
 
-  // helmet's security headers, worked out once at start rather than per request.
+  // Every answer's own headers, set in one place before anything can answer (so a shed 503, a 429,
+  // a miss and an error carry them too): the security headers of its kind, worked out once at start
+  // (the API's include no-store), and the request's id, which support asks for. Scripts and styles
+  // go without the id: a page loads dozens.
   const headers = securityHeaders();
   const alwaysHttps = new URL(config.publicUrl).protocol === 'https:';
   app.addHook('onRequest', (req, reply, done) => {
+    const kind = isApiRequest(req)
+      ? headers.api
+      : isSubresourceRequest(req.url)
+        ? headers.subresource
+        : headers.page;
     // req.protocol honours X-Forwarded-Proto only with TRUST_PROXY.
-    const https = alwaysHttps || req.protocol === 'https';
-    const set = req.url.startsWith('/api/') ? headers.api : headers;
-    reply.headers(https ? set.https : set.http);
+    reply.headers(alwaysHttps || req.protocol === 'https' ? kind.https : kind.http);
+    if (kind !== headers.subresource) reply.header('x-request-id', req.id);
     done();
   });
   // How far behind the event loop runs: what load shedding and the callbacks' delivery pace go by.
@@ -202,13 +212,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.addHook('onClose', async () => loopLag.stop());
   // Right after the security headers: a shed request costs nothing more than its 503.
   registerLoadShedding(app, config.overloadEventLoopDelayMs, loopLag);
-  // Large API answers (the OpenAPI document, long lists) compressed on the fly; small ones are not
-  // worth the CPU. The console's files come precompressed from the build (web.ts).
-  await app.register(compress, {
-    threshold: COMPRESS_THRESHOLD_BYTES,
-    encodings: ['br', 'gzip'],
-    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
-  });
+  // Large answers compressed on the fly; small ones are not worth the CPU (lib/compression.ts).
+  registerCompression(app);
   // Built before the rate limiter, whose store is one of them (modules/rate-limits).
   const services = createServices({
     config,
@@ -236,7 +241,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     skipOnError: true,
     // API calls are what can be abused; the console's static files (dozens per page) are not limited.
     // Decided by the route the request matched, never by its raw URL: `/%61pi/...` is `/api/...`.
-    allowList: (req) => !isApiPath(req.routeOptions.url ?? ''),
+    // (A raw `/api/` address is one whatever it matched: decided without reading the route options.)
+    allowList: (req) => !req.url.startsWith('/api/') && !isApiPath(req.routeOptions.url ?? ''),
     // The limit and what is left are told when it is reached (429 with retry-after and the
     // x-ratelimit-* headers), not on every answer: three headers fewer on each call.
     addHeadersOnExceeding: {

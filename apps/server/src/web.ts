@@ -20,6 +20,8 @@ export const isApiPath = (p: string) => p === '/api' || p.startsWith('/api/');
  * case-sensitive, and so is this: `/API/...` is a console address (no call answers it).
  */
 export function isApiRequest(req: FastifyRequest): boolean {
+  // The common case first: a raw `/api/` address decodes to one too (and no route option is read).
+  if (req.url.startsWith('/api/')) return true;
   const route = req.routeOptions.url;
   if (route !== undefined) return isApiPath(route);
   const rawPath = req.url.split('?')[0] ?? '';
@@ -30,29 +32,14 @@ export function isApiRequest(req: FastifyRequest): boolean {
   }
 }
 
-/** Answers smaller than this are sent as they are: compressing them costs more than it saves. */
-export const COMPRESS_THRESHOLD_BYTES = 1024;
-
 /** Hashed build output (`assets/name-<hash>.js`): the name changes with the content. */
 const isHashedAsset = (filePath: string) => filePath.includes(`${path.sep}assets${path.sep}`);
 
-/**
- * Headers that only mean something on a document (a page, or a file opened as one). A script or
- * style sheet never becomes a document (nosniff, its own type), so they are left off those: over
- * HTTP/1.1 they cost about 0.6 KB a file, and a page loads dozens.
- */
-const DOCUMENT_ONLY_HEADERS = [
-  'content-security-policy',
-  'cross-origin-opener-policy',
-  'origin-agent-cluster',
-  'x-dns-prefetch-control',
-  'x-download-options',
-  'x-frame-options',
-  'x-permitted-cross-domain-policies',
-  'x-xss-protection',
-  'x-request-id',
-];
 const SUBRESOURCE = /^\/assets\/[^/]+\.(js|css)$/;
+
+/** A request for one of the console's scripts or style sheets (answered without page-only headers). */
+export const isSubresourceRequest = (url: string) =>
+  url.startsWith('/assets/') && SUBRESOURCE.test(url.split('?')[0] ?? '');
 
 /**
  * Serves the built console at `/`. Every text file has brotli and gzip siblings written by the build
@@ -83,13 +70,6 @@ export async function registerConsole(app: FastifyInstance, distDir: string, sit
   }
 
   if (built) registerSignInPages(app, distDir, site);
-
-  app.addHook('onSend', (req, reply, payload, done) => {
-    if (req.url.startsWith('/assets/') && SUBRESOURCE.test(req.url.split('?')[0] ?? '')) {
-      for (const name of DOCUMENT_ONLY_HEADERS) reply.removeHeader(name);
-    }
-    done(null, payload);
-  });
 
   app.setNotFoundHandler((req, reply) => {
     const isApi = isApiRequest(req);

@@ -74,12 +74,44 @@ describe('console delivery', () => {
   });
 
   it('large API answers are compressed on the fly; small ones are not', async () => {
-    const doc = await get('/docs/json', { 'accept-encoding': 'gzip' });
-    expect(doc.headers['content-encoding']).toBe('gzip');
-    expect(JSON.parse(gunzipSync(doc.rawPayload).toString()).openapi).toMatch(/^3\./);
+    const plain = await get('/docs/json');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toMatch(/accept-encoding/i);
+    const gz = await get('/docs/json', { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.headers.vary).toMatch(/accept-encoding/i);
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(plain.payload);
+    const br = await get('/docs/json', { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(Number(br.headers['content-length'])).toBe(br.rawPayload.length);
+    expect(br.rawPayload.length).toBeLessThan(Buffer.byteLength(plain.payload) / 4);
+    expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString()).openapi).toMatch(/^3\./);
+    // Neither encoding accepted: sent as it is.
+    const refused = await get('/docs/json', { 'accept-encoding': 'identity, deflate' });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    expect(refused.payload).toBe(plain.payload);
     const small = await get(systemCalls.siteInfo.path, { 'accept-encoding': 'gzip, br' });
     expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.headers.vary).toBeUndefined();
     expect(small.json().code).toBe('200');
+  });
+
+  it('files without precompressed siblings: large text compressed as it streams, small files and images not', async () => {
+    // The API reference's script (about 1.5 MB), streamed from disk.
+    const script = await get('/docs/static/swagger-ui-bundle.js');
+    expect(script.headers['content-encoding']).toBeUndefined();
+    const gz = await get('/docs/static/swagger-ui-bundle.js', { 'accept-encoding': 'gzip' });
+    expect(gz.statusCode).toBe(200);
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.headers['content-length']).toBeUndefined();
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(script.payload);
+    // Declares 42 bytes: too small to be worth it.
+    const svg = await get('/favicon.svg', { 'accept-encoding': 'br' });
+    expect(svg.headers['content-encoding']).toBeUndefined();
+    expect(svg.payload).toBe('<svg xmlns="http://www.w3.org/2000/svg"/>');
+    const png = await get('/docs/static/favicon-32x32.png', { 'accept-encoding': 'br' });
+    expect(png.statusCode).toBe(200);
+    expect(png.headers['content-encoding']).toBeUndefined();
   });
 });
 

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { authCalls, fileCalls, messagingCalls, realNameCalls, systemCalls } from '@wxc/contract';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -325,7 +326,7 @@ describe.each(dialects)('http edges (%s)', (dialect) => {
       expect(body.message).toBe('请求地址过长');
     });
 
-    it('bad JSON, an unsupported content type and an oversized body are envelopes', async () => {
+    it('bad JSON, an unsupported content type, an encoded and an oversized body are envelopes', async () => {
       const cases: [InjectOptions, number, string][] = [
         [
           { headers: { 'content-type': 'application/json' }, payload: '{"companyAccount": ' },
@@ -333,6 +334,15 @@ describe.each(dialects)('http edges (%s)', (dialect) => {
           '请求体格式错误',
         ],
         [{ headers: { 'content-type': 'application/xml' }, payload: '<a/>' }, 400, '不支持的请求内容类型'],
+        // Bodies are never decompressed: an encoded one is refused by name, not read as garbage.
+        [
+          {
+            headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+            payload: gzipSync(JSON.stringify({ companyAccount: '13800000000' })),
+          },
+          400,
+          '不支持压缩的请求体（Content-Encoding），请发送未压缩的 JSON',
+        ],
         [{ headers: { 'content-type': ';;;' }, payload: '{}' }, 400, '不支持的请求内容类型'],
         [
           { headers: { 'content-type': 'application/json' }, payload: `"${'x'.repeat(1024 * 1024 + 10)}"` },
