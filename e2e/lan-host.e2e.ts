@@ -71,4 +71,29 @@ describe('console over plain http on a LAN name', () => {
     t.assertNoErrors();
     await t.close();
   });
+
+  it('the API reference page (/docs) loads its scripts over http and lists the calls', async () => {
+    const t = await openPage(browser, { ...server, baseUrl: lanUrl });
+    const { page } = t;
+    t.allow(/Cross-Origin-Opener-Policy header has been ignored/);
+    const requests: string[] = [];
+    const failed: string[] = [];
+    page.on('request', (req: Request) => {
+      requests.push(req.url());
+    });
+    page.on('requestfailed', (req: Request) => {
+      failed.push(`${req.url()} ${req.failure()?.errorText ?? ''}`);
+    });
+
+    const response = await page.goto('/docs');
+    expect(response?.status()).toBe(200);
+    expect(response!.headers()['content-security-policy']).not.toContain('upgrade-insecure-requests');
+    await see(page.getByRole('heading', { name: /微信 API 客户控制台 API/ }));
+    await see(page.locator('.opblock-summary-path[data-path="/api/normal/siteInfo"]'));
+
+    expect(requests.filter((url) => url.startsWith('https:'))).toEqual([]);
+    expect(failed).toEqual([]);
+    t.assertNoErrors();
+    await t.close();
+  });
 });

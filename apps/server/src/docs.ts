@@ -129,7 +129,13 @@ export async function registerApiDocs(app: FastifyInstance, config: Config): Pro
   });
   await app.register(swaggerUi, {
     routePrefix: '/docs',
-    uiConfig: { docExpansion: 'list', deepLinking: true, defaultModelsExpandDepth: 0 },
-    staticCSP: true,
+    // No validator badge: it is an image from validator.swagger.io, which a customer's network
+    // may not reach (and the page's CSP allows images only from here).
+    uiConfig: { docExpansion: 'list', deepLinking: true, defaultModelsExpandDepth: 0, validatorUrl: null },
+    // The page gets the console's own page headers (app.ts), not the plugin's fixed CSP: that one
+    // always said upgrade-insecure-requests, so over plain http on a LAN name every script and style
+    // went to an https origin that does not exist (a blank page), and it refused the inline styles
+    // the page sets.
+    staticCSP: false,
   });
 }

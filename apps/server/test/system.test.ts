@@ -218,6 +218,17 @@ describe.each(dialects)('system (%s)', (dialect) => {
     }
     expect(res.statusCode).toBe(200);
     expect(String(res.headers['content-type'])).toContain('text/html');
+    // The console's page policy, not the plugin's: over plain http nothing is sent to https (a LAN
+    // name has none), and the inline styles the page sets are allowed.
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("style-src 'self' 'unsafe-inline'");
+    expect(csp).not.toContain('upgrade-insecure-requests');
+    const script = await t.app.inject({ method: 'GET', url: '/docs/static/swagger-initializer.js' });
+    expect(script.statusCode).toBe(200);
+    expect(String(script.headers['content-security-policy'] ?? '')).not.toContain(
+      'upgrade-insecure-requests',
+    );
   });
 
   it('a GET outside /api without a built console says so', async () => {
