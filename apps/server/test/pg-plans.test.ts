@@ -107,6 +107,20 @@ describe.skipIf(!dialects.includes('postgres'))('plans whatever the statistics (
     },
   );
 
+  it('a claim that fails leaves no transaction open on its connection', async () => {
+    await sql`truncate callback_events cascade`.execute(db);
+    const now = Date.now();
+    await bulkInsert(events(1, 5, 'pending', now));
+    // A claim token PostgreSQL refuses (not a bigint): the statement fails after the transaction began.
+    await expect(callbacks.claimDue(db, now, 10, Number.NaN)).rejects.toThrow();
+    const open = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and state like 'idle in transaction%'`.execute(db);
+    expect(open.rows[0]!.n).toBe(0);
+    // Nothing was claimed, and the next claim takes them all.
+    const claimed = await callbacks.claimDue(db, now, 10, now + 60_000);
+    expect(claimed.map((e) => e.id)).toEqual(['ev000001', 'ev000002', 'ev000003', 'ev000004', 'ev000005']);
+  });
+
   it('settling a burst of delivered callbacks is one statement by primary key; a lost claim is left alone', async () => {
     await sql`truncate callback_events cascade`.execute(db);
     const now = Date.now();
