@@ -223,8 +223,8 @@ export function createCallbackService(deps: CallbackServiceDeps) {
     return attempts.map((a) => (won.has(a.event.id) ? 'delivered' : settledRest[next++]!));
   });
 
-  /** Attempts a claimed event once and settles it. */
-  async function deliverClaimed(event: CallbackEventRow): Promise<void> {
+  /** Attempts a claimed event once and settles it; true when it is settled for good. */
+  async function deliverClaimed(event: CallbackEventRow): Promise<boolean> {
     const account = await subAccounts.subAccount(event.company_id, event.api_account_id);
     const outcome = account
       ? await post(event.url, event.id, event.payload, account.secret_hash)
@@ -232,6 +232,7 @@ export function createCallbackService(deps: CallbackServiceDeps) {
     const status = await settler.add({ event, accountKnown: Boolean(account), outcome });
     if (status) publish(event, status);
     if (status === 'failed') log.warn({ eventId: event.id, error: outcome.error }, 'callback given up');
+    return status === 'delivered' || status === 'failed';
   }
 
   // Longer than a post can take, waiting in line for a connection included (transport.ts).

@@ -39,7 +39,7 @@ function event(id: string, dueAt: number): CallbackEventRow {
  */
 function harness(limit: (behindMs: number) => number) {
   const queue: CallbackEventRow[] = [];
-  const inFlight: Array<{ event: CallbackEventRow; done: () => void }> = [];
+  const inFlight: Array<{ event: CallbackEventRow; done: (settled?: boolean) => void }> = [];
   const behindSeen: number[] = [];
   /** While set, claims wait for it (a claim statement still on its way). */
   let claimGate: Promise<void> | null = null;
@@ -53,7 +53,9 @@ function harness(limit: (behindMs: number) => number) {
     },
     nextDueAt: async () => null,
     log,
-    deliver: (e) => new Promise<void>((done) => inFlight.push({ event: e, done })),
+    // Settled for good (delivered) unless the test says it is due again.
+    deliver: (e) =>
+      new Promise<boolean>((done) => inFlight.push({ event: e, done: (settled = true) => done(settled) })),
     limit: (behindMs) => {
       behindSeen.push(behindMs);
       return limit(behindMs);
@@ -86,11 +88,12 @@ function harness(limit: (behindMs: number) => number) {
       };
       return openClaims;
     },
-    /** Ends the oldest `n` deliveries in flight. */
-    async finish(n: number) {
-      for (const d of inFlight.splice(0, n)) d.done();
+    /** Ends the oldest `n` deliveries in flight (`settled`: false when each is due again, a retry). */
+    async finish(n: number, settled = true) {
+      for (const d of inFlight.splice(0, n)) d.done(settled);
       await settle();
     },
+    claims: () => claims,
   };
 }
 
@@ -170,6 +173,35 @@ describe('callback delivery worker', () => {
     open();
     await h.claimed(2);
     expect(h.inFlight.map((d) => d.event.id)).toEqual(['waiting']);
+  });
+
+  it('after a delivery, a claim only when one can find something: not for an event handed over and delivered', async () => {
+    const h = harness(() => 2);
+    h.worker.start();
+    await h.claimed(1); // the queue is empty
+    expect(h.worker.reserve()).toBe(true);
+    h.worker.handOff(event('direct', Date.now()));
+    await h.finish(1);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(h.claims()).toBe(1);
+    // An attempt that left its event due again (a retry): the worker looks (and schedules it).
+    expect(h.worker.reserve()).toBe(true);
+    h.worker.handOff(event('retried', Date.now()));
+    await h.finish(1, false);
+    await h.claimed(2);
+    // Both slots taken by events handed over, and another process's event waits unclaimed: the
+    // pass finds no slot free, so the next slot freed looks, though that delivery was final.
+    for (const id of ['d1', 'd2']) {
+      expect(h.worker.reserve()).toBe(true);
+      h.worker.handOff(event(id, Date.now()));
+    }
+    h.queue.push(event('other', Date.now()));
+    h.worker.wake();
+    await new Promise((r) => setTimeout(r, 30));
+    expect(h.claims()).toBe(2);
+    await h.finish(1);
+    await h.claimed(3);
+    expect(h.inFlight.map((d) => d.event.id)).toEqual(['d2', 'other']);
   });
 
   it('a new event takes a free slot when nothing is waiting', async () => {
