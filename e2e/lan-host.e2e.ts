@@ -30,23 +30,29 @@ afterAll(async () => {
   await server?.stop();
 });
 
+/** A page opened by the LAN name, with every request it makes and every one that failed. */
+async function openOnLan() {
+  const t = await openPage(browser, { ...server, baseUrl: lanUrl });
+  const { page } = t;
+  // Chromium notes that it ignores Cross-Origin-Opener-Policy on a plain-http origin other than
+  // localhost; the header stays for 127.0.0.1 and https, where it takes effect.
+  t.allow(/Cross-Origin-Opener-Policy header has been ignored/);
+  const requests: string[] = [];
+  const failed: string[] = [];
+  page.on('request', (req: Request) => {
+    requests.push(req.url());
+  });
+  page.on('requestfailed', (req: Request) => {
+    const reason = req.failure()?.errorText ?? '';
+    // A request the page itself cancels (a superseded fetch) is not a transport failure.
+    if (reason !== 'net::ERR_ABORTED') failed.push(`${req.url()} ${reason}`);
+  });
+  return { t, page, requests, failed };
+}
+
 describe('console over plain http on a LAN name', () => {
   it('renders the login form, and no request goes to https or leaves the LAN name', async () => {
-    const t = await openPage(browser, { ...server, baseUrl: lanUrl });
-    const { page } = t;
-    // Chromium notes that it ignores Cross-Origin-Opener-Policy on a plain-http origin other than
-    // localhost; the header stays for 127.0.0.1 and https, where it takes effect.
-    t.allow(/Cross-Origin-Opener-Policy header has been ignored/);
-    const requests: string[] = [];
-    const failed: string[] = [];
-    page.on('request', (req: Request) => {
-      requests.push(req.url());
-    });
-    page.on('requestfailed', (req: Request) => {
-      const reason = req.failure()?.errorText ?? '';
-      // A request the page itself cancels (a superseded fetch) is not a transport failure.
-      if (reason !== 'net::ERR_ABORTED') failed.push(`${req.url()} ${reason}`);
-    });
+    const { t, page, requests, failed } = await openOnLan();
 
     const response = await page.goto('/login');
     expect(response?.status()).toBe(200);
@@ -73,17 +79,7 @@ describe('console over plain http on a LAN name', () => {
   });
 
   it('the API reference page (/docs) loads its scripts over http and lists the calls', async () => {
-    const t = await openPage(browser, { ...server, baseUrl: lanUrl });
-    const { page } = t;
-    t.allow(/Cross-Origin-Opener-Policy header has been ignored/);
-    const requests: string[] = [];
-    const failed: string[] = [];
-    page.on('request', (req: Request) => {
-      requests.push(req.url());
-    });
-    page.on('requestfailed', (req: Request) => {
-      failed.push(`${req.url()} ${req.failure()?.errorText ?? ''}`);
-    });
+    const { t, page, requests, failed } = await openOnLan();
 
     const response = await page.goto('/docs');
     expect(response?.status()).toBe(200);

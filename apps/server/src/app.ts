@@ -43,7 +43,7 @@ import { registerStatisticsRoutes } from './modules/statistics/routes.js';
 import { registerSystemRoutes } from './modules/system/routes.js';
 import { registerVisitorRoutes } from './modules/visitors/routes.js';
 import { createServices, type MessagingProviderFactory, type Services } from './services.js';
-import { isApiPath, isApiRequest, isSubresourceRequest, registerConsole } from './web.js';
+import { isApiRequest, isSubresourceRequest, registerConsole } from './web.js';
 
 export interface BuildOptions {
   config: Config;
@@ -243,9 +243,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     // the lockout and the SMS limits are database rules and hold regardless.
     skipOnError: true,
     // API calls are what can be abused; the console's static files (dozens per page) are not limited.
-    // Decided by the route the request matched, never by its raw URL: `/%61pi/...` is `/api/...`.
-    // (A raw `/api/` address is one whatever it matched: decided without reading the route options.)
-    allowList: (req) => !req.url.startsWith('/api/') && !isApiPath(req.routeOptions.url ?? ''),
+    // Decided by the route the request matched, never by its raw URL: `/%61pi/...` is `/api/...`
+    // (this hook runs on matched routes only: misses have no rate limit).
+    allowList: (req) => !isApiRequest(req),
     // The limit and what is left are told when it is reached (429 with retry-after and the
     // x-ratelimit-* headers), not on every answer: three headers fewer on each call.
     addHeadersOnExceeding: {
