@@ -78,32 +78,31 @@ try {
   });
   await service.server.stop();
   started.pop();
-  if (SERVICE_ONLY) {
-    writeReport('instructions', {
-      when: new Date().toISOString(),
-      machine: machineFacts(),
-      settings: { reads: READS, warmup: WARMUP, main: MAIN || 'apps/server/dist/main.js', serviceOnly: true },
-      call: `POST ${PATH} (console session, a browser's accept-encoding), one connection, one read at a time`,
-      service: serviceCount,
-    });
-    process.exit(0);
-  }
   // The bare route answers the same bytes, counted the same way (after the service: one at a time).
-  const bare = await counted(
-    'bare',
-    { BASELINE_READ_JSON: JSON.stringify(answer) },
-    path.join(import.meta.dirname, 'baseline-server.mjs'),
-  );
-  started.push(bare.server);
-  const bareCount = await measure(bare, `${bare.server.url}/read`, HEADERS);
+  let bareCount;
+  if (!SERVICE_ONLY) {
+    const bare = await counted(
+      'bare',
+      { BASELINE_READ_JSON: JSON.stringify(answer) },
+      path.join(import.meta.dirname, 'baseline-server.mjs'),
+    );
+    started.push(bare.server);
+    bareCount = await measure(bare, `${bare.server.url}/read`, HEADERS);
+  }
   writeReport('instructions', {
     when: new Date().toISOString(),
     machine: machineFacts(),
-    settings: { reads: READS, warmup: WARMUP, main: MAIN || 'apps/server/dist/main.js' },
+    settings: {
+      reads: READS,
+      warmup: WARMUP,
+      main: MAIN || 'apps/server/dist/main.js',
+      serviceOnly: SERVICE_ONLY,
+    },
     call: `POST ${PATH} (console session, a browser's accept-encoding), one connection, one read at a time`,
     service: serviceCount,
-    bareFastify: bareCount,
-    ratio: Number((bareCount.perRead / serviceCount.perRead).toFixed(3)),
+    ...(bareCount
+      ? { bareFastify: bareCount, ratio: Number((bareCount.perRead / serviceCount.perRead).toFixed(3)) }
+      : {}),
   });
 } finally {
   for (const s of started.reverse()) await s.stop();
