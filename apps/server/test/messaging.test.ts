@@ -371,6 +371,52 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       expect(states.sort()).toEqual(['cancelled', 'cancelled', 'cancelled', 'confirmed']);
     });
 
+    it.runIf(dialect === 'postgres')(
+      'confirmations of two sub-accounts that all reach the company’s counts together: one goes online in the last slot',
+      async () => {
+        const c = await customerWithSubAccount(t, cat, 2);
+        const b = (
+          await t.call(apiAccountCalls.openApiAccount, { name: 'B', availableNum: 2 }, { token: c.token })
+        ).data.account.id as string;
+        await loginAccount(t, { token: c.token }, { subAccountId: c.sub.id });
+        // The company's package now holds one account more than it has online.
+        const { db } = t.database;
+        await db.updateTable('subscriptions').set({ slots: 2 }).where('company_id', '=', c.user.id).execute();
+        const qrs: Array<{ instanceId: string }> = [];
+        for (const subAccountId of [c.sub.id, b, b, c.sub.id])
+          qrs.push((await t.call(messagingCalls.getQrCode, { subAccountId }, { token: c.token })).data);
+        for (const q of qrs) await t.call(simCalls.scanAction, { instanceId: q.instanceId, action: 'scan' });
+        // The company's count row held by another transaction until all four confirmations wait for
+        // it: each must then read the count as the one before it left it, not as it was at its start.
+        let confirming: Promise<Array<Awaited<ReturnType<typeof t.call>>>> | undefined;
+        await db.transaction().execute(async (trx) => {
+          await trx
+            .selectFrom('wx_online_counts')
+            .select('online')
+            .where('scope', '=', 'company')
+            .where('owner_id', '=', c.user.id)
+            .forUpdate()
+            .execute();
+          confirming = Promise.all(
+            qrs.map((q) => t.call(simCalls.scanAction, { instanceId: q.instanceId, action: 'confirm' })),
+          );
+          await waitFor('four confirmations waiting on a lock', async () => {
+            const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+              where wait_event_type = 'Lock' and query like '%wx_accounts%'`.execute(db);
+            return rows[0]!.n >= 4;
+          });
+        }); // its commit lets them go
+        const answers = await confirming!;
+        expect(answers.filter((a) => a.status === 200 && a.data.state === 'confirmed')).toHaveLength(1);
+        expect(answers.filter((a) => a.code === '40020')).toHaveLength(3);
+        expect(await messagingRepo.countOnline(db, 'company', c.user.id)).toBe(2);
+        const bySub =
+          (await messagingRepo.countOnline(db, 'sub_account', c.sub.id)) +
+          (await messagingRepo.countOnline(db, 'sub_account', b));
+        expect(bySub).toBe(2);
+      },
+    );
+
     it('the database keeps the accounts online of a company and its sub-accounts as they log in, out, are kicked and move', async () => {
       const c = await customerWithSubAccount(t, cat, 2);
       const b = (

@@ -1,7 +1,6 @@
 import { ACTIVE_QR_STATES, isActiveQrState, type QrState } from '@wxc/contract';
-import type { Kysely } from 'kysely';
 import QRCode from 'qrcode';
-import type { DB, WxAccountRow, WxDeviceRow, WxLoginRow } from '../../db/schema.js';
+import type { WxAccountRow, WxDeviceRow, WxLoginRow } from '../../db/schema.js';
 import { newId, randomDigits } from '../../lib/crypto.js';
 import { AppError } from '../../lib/errors.js';
 import type { ApiCaller } from '../../lib/http.js';
@@ -192,37 +191,42 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
     return true;
   }
 
-  /** The account a confirmed login is for: the known one brought online again, or a new one (its row as written). */
-  async function putOnline(
-    exec: Kysely<DB>,
+  /**
+   * A confirmed login's account write: the known account brought online again, or a new one
+   * (repo.putOnlineAndConfirm runs it with the login's move).
+   */
+  function accountWrite(
     login: WxLoginRow,
     profile: LoginProfile,
     account: { id: string; known: boolean },
     now: number,
-  ): Promise<WxAccountRow> {
-    const fields = {
+  ) {
+    const patch: repo.RejoinPatch = {
       api_account_id: login.api_account_id,
       nickname: profile.nickname,
       avatar: profile.avatar,
       alias: profile.alias,
       device_id: login.device_id,
-      status: 'online' as const,
+      status: 'online',
       online_since: now,
       logout_reason: null,
       current_login_id: login.id,
       last_login_at: now,
       updated_at: now,
     };
-    if (account.known) return repo.updateAccountReturning(exec, account.id, fields);
-    return repo.insertAccount(exec, {
-      ...fields,
-      id: account.id,
-      company_id: login.company_id,
-      wxid: profile.wxid,
-      last_offline_at: null,
-      expire_at: null,
-      first_login_at: now,
-    });
+    if (account.known) return { known: true as const, id: account.id, patch };
+    return {
+      known: false as const,
+      row: {
+        ...patch,
+        id: account.id,
+        company_id: login.company_id,
+        wxid: profile.wxid,
+        last_offline_at: null,
+        expire_at: null,
+        first_login_at: now,
+      },
+    };
   }
 
   /**
@@ -260,25 +264,19 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
         const counts = existing?.status !== 'online';
         if (counts && sub.status !== 'active') throw new AppError('NOT_FOUND', '子账号已回收');
         const accountId = existing?.id ?? newId();
-        online = await putOnline(trx, login, profile, { id: accountId, known: existing !== undefined }, now);
-        // Going online changed the company's count of accounts online (a trigger, migration 0013),
-        // which on PostgreSQL keeps that row locked until this transaction ends: every other
-        // confirmation of the company waits at its own putOnline, so the counts read with the
-        // login's move are exact, this account included (the others are one fewer). The hold is
-        // that one statement and the commit.
-        const moved = await loginQuota.confirm(
+        // The account goes online and the login moves in one step, with the counts of accounts
+        // online as the company's confirmations before this one left them; on PostgreSQL they stay
+        // locked until this transaction ends, so every other confirmation of the company waits for
+        // its turn at that step and the counts are exact (repo.putOnlineAndConfirm).
+        const joined = await loginQuota.putOnlineAndConfirm(
           trx,
-          { id: login.id, companyId: login.company_id, subAccountId: sub.id },
-          online,
+          { id: login.id, companyId: login.company_id, subAccountId: sub.id, wxid: profile.wxid },
+          accountWrite(login, profile, { id: accountId, known: existing !== undefined }, now),
           now,
         );
-        if (counts) {
-          const quota = moved?.quota ?? (await loginQuota.read(trx, login.company_id, sub.id, now));
-          assertFits(
-            { ...quota, companyOnline: quota.companyOnline - 1, subOnline: quota.subOnline - 1 },
-            sub,
-          );
-        }
+        online = joined.account;
+        const moved = joined.moved;
+        if (counts && moved) assertFits(moved.quota, sub);
         confirmed = moved?.login;
         if (!confirmed) throw new AppError('CONFLICT', '二维码已失效');
       });

@@ -2,6 +2,7 @@ import { ACTIVE_QR_STATES } from '@wxc/contract';
 import {
   type Expression,
   type ExpressionBuilder,
+  type InsertQueryBuilder,
   type Kysely,
   type NotNull,
   PostgresAdapter,
@@ -230,6 +231,16 @@ const ACCOUNT_COLUMNS = {
 const ACCOUNT_COLUMN_NAMES = Object.keys(ACCOUNT_COLUMNS) as Array<keyof Selectable<WxAccountsTable>>;
 const accountAlias = (column: string) => `account_${column}`;
 
+/** Takes an account's columns (named by accountAlias) out of a row that holds a login's too. */
+function takeAccount(row: Record<string, unknown>, columns: readonly string[]): Record<string, unknown> {
+  const account: Record<string, unknown> = {};
+  for (const c of columns) {
+    account[c] = row[accountAlias(c)];
+    delete row[accountAlias(c)];
+  }
+  return account;
+}
+
 // checkQrCode: the login and, once it is confirmed, its account with the sub-account's name, in one
 // read (the last poll of every login read both). Prepared: every poll runs it.
 const findLoginWithAccountQuery = preparedQuery(1, (db, id: string) =>
@@ -247,11 +258,7 @@ export async function findLoginWithAccount(
 ): Promise<{ login: Selectable<WxLoginsTable>; account: WxAccountViewRow | undefined } | undefined> {
   const row = (await findLoginWithAccountQuery(db, id)).rows[0] as Record<string, unknown> | undefined;
   if (!row) return undefined;
-  const account: Record<string, unknown> = {};
-  for (const c of [...ACCOUNT_COLUMN_NAMES, 'sub_account_name']) {
-    account[c] = row[accountAlias(c)];
-    delete row[accountAlias(c)];
-  }
+  const account = takeAccount(row, [...ACCOUNT_COLUMN_NAMES, 'sub_account_name']);
   return {
     login: row as unknown as Selectable<WxLoginsTable>,
     account: account.id == null ? undefined : (account as unknown as WxAccountViewRow),
@@ -269,6 +276,24 @@ const insertAccountQuery = preparedQuery(NEW_ACCOUNT_COLUMNS.length, (db, ...val
     .values(Object.fromEntries(NEW_ACCOUNT_COLUMNS.map((c, i) => [c, values[i]])) as NewAccount)
     .returningAll(),
 );
+
+/** What a login changes of a known account as it comes online again (putOnlineAndConfirm). */
+const REJOIN_COLUMNS = [
+  'api_account_id',
+  'nickname',
+  'avatar',
+  'alias',
+  'device_id',
+  'status',
+  'online_since',
+  'logout_reason',
+  'current_login_id',
+  'last_login_at',
+  'updated_at',
+] as const satisfies ReadonlyArray<keyof Selectable<WxAccountsTable>>;
+export type RejoinPatch = Pick<Selectable<WxAccountsTable>, (typeof REJOIN_COLUMNS)[number]>;
+/** An account's insert or update in a WITH, returning its row (the two are one shape to the statement). */
+type AccountWriteCte = InsertQueryBuilder<DB, 'wx_accounts', Selectable<WxAccountsTable>>;
 
 /** Inserts an account; answers the row as written. */
 export const insertAccount = async (db: Kysely<DB>, row: NewAccount): Promise<Selectable<WxAccountsTable>> =>
@@ -378,29 +403,154 @@ export function loginQuotaWith(
         .returningAll()
         .returning((eb) => columns(eb, companyId, subAccountId, now)),
   );
+  // PostgreSQL: a confirmation's account write, its login's move and the quota in one statement
+  // (putOnlineAndConfirm); `write` is the account's insert or update, returning its row.
+  const joinTogether = (
+    db: Kysely<DB>,
+    write: (qc: QueryCreator<DB>) => AccountWriteCte,
+    c: {
+      loginId: string;
+      companyId: string;
+      subAccountId: string;
+      now: number;
+      accountId: string;
+      wxid: string;
+    },
+  ) =>
+    db
+      .with('counts', (qc) =>
+        // Company first, then sub-account: the order every write of the counts locks them in.
+        qc
+          .insertInto('wx_online_counts')
+          .values([
+            { scope: 'company', owner_id: c.companyId, online: 0 },
+            { scope: 'sub_account', owner_id: c.subAccountId, online: 0 },
+          ])
+          .onConflict((oc) =>
+            oc
+              .columns(['scope', 'owner_id'])
+              .doUpdateSet({ online: (eb) => eb.ref('wx_online_counts.online') }),
+          )
+          .returning(['scope', 'online']),
+      )
+      .with('account', (qc) => write(qc as unknown as QueryCreator<DB>))
+      .with('moved', (qc) =>
+        qc
+          .updateTable('wx_logins')
+          .set({
+            state: 'confirmed',
+            result: 'success',
+            wx_account_id: c.accountId,
+            wxid: c.wxid,
+            logged_in_at: c.now,
+          })
+          .where('id', '=', c.loginId)
+          .where('state', 'in', ['scanned', 'need_verify'])
+          .returningAll(),
+      )
+      // The account always comes back; the login's columns are null when it did not move.
+      .selectFrom('account')
+      .leftJoin('moved', (join) => join.onTrue())
+      .selectAll('moved')
+      .select(ACCOUNT_COLUMN_NAMES.map((col) => sql.ref(`account.${col}`).as(accountAlias(col))))
+      .select((eb) => [
+        activeSlotsOf(sql.val(c.companyId), c.now).as('slots'),
+        eb.selectFrom('counts').select('online').where('scope', '=', 'company').as('company_online'),
+        eb.selectFrom('counts').select('online').where('scope', '=', 'sub_account').as('sub_online'),
+        serviceExpiresAtOf(sql.val(c.companyId)).as('service_expires_at'),
+      ]);
+  const joinNew = preparedQuery(
+    5 + NEW_ACCOUNT_COLUMNS.length,
+    (
+      db,
+      loginId: string,
+      companyId: string,
+      subAccountId: string,
+      now: number,
+      wxid: string,
+      ...values: unknown[]
+    ) => {
+      const row = Object.fromEntries(NEW_ACCOUNT_COLUMNS.map((col, i) => [col, values[i]])) as NewAccount;
+      const write = (qc: QueryCreator<DB>) => qc.insertInto('wx_accounts').values(row).returningAll();
+      return joinTogether(db, write, { loginId, companyId, subAccountId, now, accountId: row.id, wxid });
+    },
+  );
+  const joinKnown = preparedQuery(
+    6 + REJOIN_COLUMNS.length,
+    (
+      db,
+      loginId: string,
+      companyId: string,
+      subAccountId: string,
+      now: number,
+      wxid: string,
+      accountId: string,
+      ...values: unknown[]
+    ) => {
+      const patch = Object.fromEntries(REJOIN_COLUMNS.map((col, i) => [col, values[i]])) as RejoinPatch;
+      const write = (qc: QueryCreator<DB>) =>
+        qc
+          .updateTable('wx_accounts')
+          .set(patch)
+          .where('id', '=', accountId)
+          .returningAll() as unknown as AccountWriteCte;
+      return joinTogether(db, write, { loginId, companyId, subAccountId, now, accountId, wxid });
+    },
+  );
+
   return {
     read: async (db: Kysely<DB>, companyId: string, subAccountId: string, now: number) =>
       quotaOf((await read(db, companyId, subAccountId, now)).rows[0]!),
     /**
-     * A scanned login becomes the session of its account, and says what the company's logins must
-     * fit as this statement sees it (in a transaction: after the account went online), one round
-     * trip for both; nothing when the login was no longer waiting for its confirmation.
+     * A confirmation's account goes online (written new, or the known one brought back) and its
+     * login becomes the account's session; `moved` is missing when the login no longer waited for
+     * its confirmation. Its quota counts the others' accounts online, this one not among them (what
+     * an account that was offline must fit). In a transaction, which ends soon after.
+     *
+     * PostgreSQL, one statement: besides the account's write and the login's move, it locks the
+     * company's and the sub-account's count rows (an upsert, so that a company's first login has
+     * rows to lock too) and reads them as the confirmations before this one left them; the account
+     * joins them at the statement's end (the triggers of migration 0013), and they stay locked until
+     * the transaction ends. Confirmations of one company take turns from within this statement to
+     * their commit, where the account's write, then the login's move, then the commit took turns
+     * before (bench/README.md, session 31). SQLite (one transaction at a time): the write, then the
+     * move with the counts.
      */
-    async confirm(
+    async putOnlineAndConfirm(
       db: Kysely<DB>,
-      login: { id: string; companyId: string; subAccountId: string },
-      account: { id: string; wxid: string },
+      login: { id: string; companyId: string; subAccountId: string; wxid: string },
+      account: { known: true; id: string; patch: RejoinPatch } | { known: false; row: NewAccount },
       now: number,
-    ): Promise<{ login: Selectable<WxLoginsTable>; quota: Quota } | undefined> {
-      const row = (
-        await confirm(db, login.id, login.companyId, login.subAccountId, now, account.id, account.wxid)
+    ): Promise<{
+      account: Selectable<WxAccountsTable>;
+      moved?: { login: Selectable<WxLoginsTable>; quota: Quota };
+    }> {
+      const keys = [login.id, login.companyId, login.subAccountId, now, login.wxid] as const;
+      if (db.getExecutor().adapter instanceof PostgresAdapter) {
+        const result = account.known
+          ? await joinKnown(db, ...keys, account.id, ...REJOIN_COLUMNS.map((c) => account.patch[c]))
+          : await joinNew(db, ...keys, ...NEW_ACCOUNT_COLUMNS.map((c) => account.row[c]));
+        // No row: the known account to bring back was not there (the transaction is rolled back).
+        if (!result.rows[0]) throw new Error('the account to bring online was not found');
+        const { slots, company_online, sub_online, service_expires_at, ...row } = result.rows[0];
+        const written = takeAccount(row, ACCOUNT_COLUMN_NAMES) as Selectable<WxAccountsTable>;
+        if (row.id == null) return { account: written };
+        const quota = quotaOf({ slots, company_online, sub_online, service_expires_at });
+        return { account: written, moved: { login: row as Selectable<WxLoginsTable>, quota } };
+      }
+      const written = account.known
+        ? await updateAccountReturning(db, account.id, account.patch)
+        : await insertAccount(db, account.row);
+      const moved = (
+        await confirm(db, login.id, login.companyId, login.subAccountId, now, written.id, login.wxid)
       ).rows[0];
-      if (!row) return undefined;
-      const { slots, company_online, sub_online, service_expires_at, ...moved } = row;
-      return {
-        login: moved as Selectable<WxLoginsTable>,
-        quota: quotaOf({ slots, company_online, sub_online, service_expires_at }),
-      };
+      if (!moved) return { account: written };
+      const { slots, company_online, sub_online, service_expires_at, ...row } = moved;
+      const quota = quotaOf({ slots, company_online, sub_online, service_expires_at });
+      // Read after the write: this account is among them.
+      quota.companyOnline -= 1;
+      quota.subOnline -= 1;
+      return { account: written, moved: { login: row as Selectable<WxLoginsTable>, quota } };
     },
   };
 }
