@@ -2,11 +2,13 @@
 import {
   api,
   BENCH_ENV,
+  cpuMs,
   databaseOf,
   loginSimAccount,
   machineFacts,
   numberArg,
   percentiles,
+  postgresCpuMs,
   registerCustomer,
   rssMb,
   startServer,
@@ -80,6 +82,12 @@ try {
   let done = 0;
   let failed = 0;
   let firstError = null;
+  // Where a login's CPU goes: the service's process, and on PostgreSQL the database's processes.
+  const postgres = databaseOf() === 'postgresql';
+  const cpuAtStart = {
+    server: cpuMs(server.child.pid, { children: true }),
+    database: postgres ? postgresCpuMs() : null,
+  };
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -104,6 +112,12 @@ try {
     }),
   );
   const loginSeconds = (performance.now() - started) / 1000;
+  const perLogin = (end, start) =>
+    end == null || start == null || done === 0 ? null : Number(((end - start) / done).toFixed(2));
+  const cpuMsPerLogin = {
+    server: perLogin(cpuMs(server.child.pid, { children: true }), cpuAtStart.server),
+    database: postgres ? perLogin(postgresCpuMs(), cpuAtStart.database) : null,
+  };
   const online = await api(base, '/api/statistic/getOnlineCountNow', {}, session);
 
   // ---- dashboard statistics at that scale (each call alone, then all together as the console does)
@@ -155,6 +169,7 @@ try {
       seconds: Number(loginSeconds.toFixed(1)),
       perSecond: Number((done / loginSeconds).toFixed(1)),
       ...percentiles(loginMs, [50, 99]),
+      cpuMsPerLogin,
     },
     onlineNow: online.count ?? online,
     rssMb: { beforeLogins: rssStart, afterLogins: rssMb(server.child.pid), progress },

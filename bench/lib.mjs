@@ -1,6 +1,6 @@
 // Shared bench helpers: start the built server as a child process, call the API, measure load.
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -361,6 +361,25 @@ export function rssMb(pid) {
   } catch {
     return null;
   }
+}
+
+/**
+ * CPU time every PostgreSQL process on this machine has used so far, in ms (the server's backends
+ * and its background writers), or null when there is none: the database's share of the work, beside
+ * the service's own (cpuMs). Counts every database's work: run nothing else against it meanwhile.
+ */
+export function postgresCpuMs() {
+  let ms = null;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    let comm;
+    try {
+      comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+    } catch {
+      continue; // gone meanwhile
+    }
+    if (comm === 'postgres') ms = (ms ?? 0) + (cpuMs(pid) ?? 0);
+  }
+  return ms;
 }
 
 /**
