@@ -1049,6 +1049,35 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       }
     });
 
+    it('a QR code made by one process is scanned and confirmed through another, as the same person', async () => {
+      const shared = await sharedDatabase(dialect);
+      const apps: TestApp[] = [];
+      try {
+        for (let i = 0; i < 2; i++) apps.push(await createTestApp(dialect, MESSAGING_ENV, shared.options));
+        const [maker, phone] = apps as [TestApp, TestApp];
+        const c = await customerWithSubAccount(maker, await setUpCatalogue(maker));
+        const { instanceId } = (await maker.call(messagingCalls.getQrCode, {}, { headers: c.creds })).data;
+        const page = (await maker.call(simCalls.scanStatus, { instanceId })).data;
+        // The phone's process never made this code: it reads which device the code is for.
+        expect((await phone.call(simCalls.scanAction, { instanceId, action: 'scan' })).data.state).toBe(
+          'scanned',
+        );
+        const again = await phone.call(simCalls.scanAction, { instanceId, action: 'scan' });
+        expect(again).toMatchObject({ status: 409 });
+        expect(again.message).toContain('秒没');
+        expect((await phone.call(simCalls.scanAction, { instanceId, action: 'confirm' })).data.state).toBe(
+          'confirmed',
+        );
+        const done = (await maker.call(messagingCalls.checkQrCode, { instanceId }, { headers: c.creds }))
+          .data;
+        expect(done.scanner.nickname).toBe(page.person.nickname);
+        expect(done.account).toMatchObject({ wxid: page.person.wxid, status: 'online' });
+      } finally {
+        for (const x of apps) await x.close();
+        await shared.dispose();
+      }
+    });
+
     it('paces one account’s sends exactly, sent by three processes on one database', async () => {
       const shared = await sharedDatabase(dialect);
       const interval = 150;

@@ -67,6 +67,14 @@ export function createSimulator(opts: SimulatorOptions) {
   const contactOf = (accountId: string, wxid: string) =>
     contactCopies.contact(accountId, wxid, () => repo.contact(db, accountId, wxid));
   const avatarUrl = (name: string) => `${opts.publicUrl}/sim/avatar/${encodeURIComponent(name)}.svg`;
+  /**
+   * The device each QR code this process made is for, as a network knows its own codes: the phone's
+   * scan needs it (which person scans) and nothing else of the login, so it needs no read. Dropped
+   * when the code ends; bounded, oldest first, for codes that ended elsewhere (another process
+   * confirmed or expired them). Immutable: a copy never goes stale, it can only be missing.
+   */
+  const qrDevices = new Map<string, string>();
+  const QR_DEVICES_MAX = 20_000;
 
   const emit = () => {
     if (!events) throw new Error('simulator: no gateway attached');
@@ -223,11 +231,15 @@ export function createSimulator(opts: SimulatorOptions) {
       }
     },
 
-    async startLogin({ loginId }) {
+    async startLogin({ loginId, deviceId }) {
+      qrDevices.set(loginId, deviceId);
+      if (qrDevices.size > QR_DEVICES_MAX) qrDevices.delete(qrDevices.keys().next().value!);
       return { qrContent: `${opts.publicUrl}/sim/scan/${loginId}` };
     },
 
-    loginEnded() {},
+    loginEnded(loginId) {
+      qrDevices.delete(loginId);
+    },
 
     // Its network lives in the database: nothing to reconnect after a restart.
     async start() {},
@@ -373,6 +385,8 @@ export function createSimulator(opts: SimulatorOptions) {
 
   return {
     provider,
+    /** The device a QR code made by this process is for; undefined when another one made it, or it ended. */
+    deviceOfQr: (loginId: string): string | undefined => qrDevices.get(loginId),
     /** The person a device logs in as (shown on the scan page as the scanner). */
     personForDevice(deviceId: string) {
       const p = personForDevice(deviceId);
@@ -385,6 +399,7 @@ export function createSimulator(opts: SimulatorOptions) {
         return emit().scanned(loginId, { nickname: p.nickname, avatar: avatarUrl(p.nickname) });
       },
       confirm: (loginId: string, deviceId: string) => {
+        qrDevices.delete(loginId); // a confirmed code is never scanned again
         const p = personForDevice(deviceId);
         return emit().confirmed(loginId, {
           wxid: p.wxid,

@@ -52,11 +52,15 @@ export function registerSimulatorRoutes(
   route(
     simCalls.scanAction,
     async ({ input }) => {
+      if (input.action === 'scan') {
+        // Only the device is needed (which person scans); the scan itself moves the login only if it
+        // waits, unexpired, and says why not otherwise. A code made by another process is read.
+        const deviceId = sim.deviceOfQr(input.instanceId) ?? (await actedOn(input.instanceId)).device_id;
+        await sim.phone.scan(input.instanceId, deviceId);
+        return { state: STATE_AFTER.scan };
+      }
       const login = await actedOn(input.instanceId);
       switch (input.action) {
-        case 'scan':
-          await sim.phone.scan(login.id, login.device_id);
-          break;
         case 'confirm':
           if (login.state !== 'scanned') throw new AppError('CONFLICT', '请先扫码');
           await sim.phone.confirm(login.id, login.device_id);
