@@ -459,43 +459,48 @@ export function loginQuotaWith(
         eb.selectFrom('counts').select('online').where('scope', '=', 'sub_account').as('sub_online'),
         serviceExpiresAtOf(sql.val(c.companyId)).as('service_expires_at'),
       ]);
-  const joinNew = preparedQuery(
-    5 + NEW_ACCOUNT_COLUMNS.length,
-    (
-      db,
-      loginId: string,
-      companyId: string,
-      subAccountId: string,
-      now: number,
-      wxid: string,
-      ...values: unknown[]
-    ) => {
-      const row = Object.fromEntries(NEW_ACCOUNT_COLUMNS.map((col, i) => [col, values[i]])) as NewAccount;
-      const write = (qc: QueryCreator<DB>) => qc.insertInto('wx_accounts').values(row).returningAll();
-      return joinTogether(db, write, { loginId, companyId, subAccountId, now, accountId: row.id, wxid });
-    },
+  /** joinTogether prepared for one kind of account write: its columns' values follow the login's. */
+  const joinWriting = (
+    columns: readonly string[],
+    write: (qc: QueryCreator<DB>, values: Record<string, unknown>) => AccountWriteCte,
+  ) =>
+    preparedQuery(
+      5 + columns.length,
+      (
+        db,
+        loginId: string,
+        companyId: string,
+        subAccountId: string,
+        now: number,
+        wxid: string,
+        ...values: unknown[]
+      ) => {
+        const row = Object.fromEntries(columns.map((col, i) => [col, values[i]]));
+        const accountId = row.id as string;
+        return joinTogether(db, (qc) => write(qc, row), {
+          loginId,
+          companyId,
+          subAccountId,
+          now,
+          accountId,
+          wxid,
+        });
+      },
+    );
+  const joinNew = joinWriting(NEW_ACCOUNT_COLUMNS, (qc, row) =>
+    qc
+      .insertInto('wx_accounts')
+      .values(row as NewAccount)
+      .returningAll(),
   );
-  const joinKnown = preparedQuery(
-    6 + REJOIN_COLUMNS.length,
-    (
-      db,
-      loginId: string,
-      companyId: string,
-      subAccountId: string,
-      now: number,
-      wxid: string,
-      accountId: string,
-      ...values: unknown[]
-    ) => {
-      const patch = Object.fromEntries(REJOIN_COLUMNS.map((col, i) => [col, values[i]])) as RejoinPatch;
-      const write = (qc: QueryCreator<DB>) =>
-        qc
-          .updateTable('wx_accounts')
-          .set(patch)
-          .where('id', '=', accountId)
-          .returningAll() as unknown as AccountWriteCte;
-      return joinTogether(db, write, { loginId, companyId, subAccountId, now, accountId, wxid });
-    },
+  const joinKnown = joinWriting(
+    ['id', ...REJOIN_COLUMNS],
+    (qc, { id, ...patch }) =>
+      qc
+        .updateTable('wx_accounts')
+        .set(patch as RejoinPatch)
+        .where('id', '=', id as string)
+        .returningAll() as unknown as AccountWriteCte,
   );
 
   return {
