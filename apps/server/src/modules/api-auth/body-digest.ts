@@ -56,8 +56,9 @@ const takesCredentials = (route: RouteOptions) =>
 /**
  * Registers the hook on every route that takes API credentials; call before the routes are added.
  * `precheck` refuses (throws) a signed request on what can be checked before its body is read.
- * Other routes get no preParsing hook at all: with one, Fastify takes every request's body through
- * its hook runner, 4 % of a console read's instructions (bench/README.md, session 32).
+ * Other routes get no preParsing hook at all, so their requests (console calls, pages, files) skip
+ * Fastify's preParsing runner. A route that takes credentials but missed the hook (added before this
+ * ran) cannot pass a signed request unverified: service.ts refuses one without a digest.
  */
 export function installBodyDigest(
   app: FastifyInstance,
