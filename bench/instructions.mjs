@@ -60,14 +60,16 @@ async function counted(name, env, main) {
   return { server, outDir };
 }
 
-/** Inclusive instructions of a function in a callgrind dump (0 when it is not in it). */
-function inclusive(file, fn) {
-  const text = execFileSync('callgrind_annotate', ['--inclusive=yes', '--threshold=100', file], {
+/** Inclusive instructions of each of `fns` in a callgrind dump (0 for one not in it), one pass. */
+function inclusive(file, fns) {
+  const lines = execFileSync('callgrind_annotate', ['--inclusive=yes', '--threshold=100', file], {
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
+  }).split('\n');
+  return fns.map((fn) => {
+    const line = lines.find((l) => l.includes(`:${fn}`));
+    return line ? Number(line.trim().split(' ')[0].replaceAll(',', '')) : 0;
   });
-  const line = text.split('\n').find((l) => l.includes(`:${fn}`));
-  return line ? Number(line.trim().split(' ')[0].replaceAll(',', '')) : 0;
 }
 
 /**
@@ -89,8 +91,9 @@ async function measure({ server, outDir }, call) {
     const text = readFileSync(file, 'utf8');
     if (!/^desc: Trigger: .*counted/m.test(text)) continue;
     instructions += Number(text.match(/^(?:summary|totals):\s+(\d+)/m)?.[1] ?? 0);
-    mainThread += inclusive(file, 'node::NodeMainInstance::Run()');
-    workerThreads += inclusive(file, 'node::worker::Worker::Run()');
+    const [main, workers] = inclusive(file, ['node::NodeMainInstance::Run()', 'node::worker::Worker::Run()']);
+    mainThread += main;
+    workerThreads += workers;
   }
   if (instructions === 0) throw new Error(`no counted dump in ${outDir}`);
   const per = (n) => Math.round(n / CALLS);

@@ -364,6 +364,12 @@ const quotaOf = (row: {
   serviceExpiresAt: row.service_expires_at == null ? null : Number(row.service_expires_at),
 });
 
+/** A row that carries the quota's columns beside others: the quota, and the rest without them. */
+function splitQuota<R extends Parameters<typeof quotaOf>[0]>(row: R) {
+  const { slots, company_online, sub_online, service_expires_at, ...rest } = row;
+  return { quota: quotaOf({ slots, company_online, sub_online, service_expires_at }), rest };
+}
+
 /**
  * What a new login must fit, in one statement: the company's slots in force (`activeSlotsOf`, module
  * packages), its accounts online, in all and on the sub-account (kept by the database: counting the
@@ -537,10 +543,9 @@ export function loginQuotaWith(
           : await joinNew(db, ...keys, ...NEW_ACCOUNT_COLUMNS.map((c) => account.row[c]));
         // No row: the known account to bring back was not there (the transaction is rolled back).
         if (!result.rows[0]) throw new Error('the account to bring online was not found');
-        const { slots, company_online, sub_online, service_expires_at, ...row } = result.rows[0];
+        const { quota, rest: row } = splitQuota(result.rows[0]);
         const written = takeAccount(row, ACCOUNT_COLUMN_NAMES) as Selectable<WxAccountsTable>;
         if (row.id == null) return { account: written };
-        const quota = quotaOf({ slots, company_online, sub_online, service_expires_at });
         return { account: written, moved: { login: row as Selectable<WxLoginsTable>, quota } };
       }
       const written = account.known
@@ -550,8 +555,7 @@ export function loginQuotaWith(
         await confirm(db, login.id, login.companyId, login.subAccountId, now, written.id, login.wxid)
       ).rows[0];
       if (!moved) return { account: written };
-      const { slots, company_online, sub_online, service_expires_at, ...row } = moved;
-      const quota = quotaOf({ slots, company_online, sub_online, service_expires_at });
+      const { quota, rest: row } = splitQuota(moved);
       // Read after the write: this account is among them.
       quota.companyOnline -= 1;
       quota.subOnline -= 1;
