@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import multipart from '@fastify/multipart';
-import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import { emptyRequest, MEDIA_MAX_BYTES } from '@wxc/contract';
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { ZodType } from 'zod';
@@ -34,6 +33,7 @@ import { registerOnboardingRoutes } from './modules/onboarding/routes.js';
 import { registerOperatorRoutes } from './modules/operator/routes.js';
 import { registerOrderRoutes } from './modules/orders/routes.js';
 import { registerPackageRoutes } from './modules/packages/routes.js';
+import { installRateLimits } from './modules/rate-limits/hook.js';
 import { registerRealNameRoutes } from './modules/realname/routes.js';
 import { registerRecordRoutes } from './modules/records/routes.js';
 import { registerShowcaseRoutes } from './modules/showcase/routes.js';
@@ -229,30 +229,16 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     rateLimitKeyPrefix: opts.rateLimitKeyPrefix,
     messagingProvider: opts.messagingProvider ?? (await configuredMessagingProvider(config)),
   });
-  await app.register(rateLimit, {
-    global: true,
+  // Per-client limits on every route added from here on: counters shared by every process (Redis
+  // or PostgreSQL) or kept in this one (embedded SQLite): modules/rate-limits.
+  installRateLimits(app, {
+    counter: services.rateLimits.counter,
     max: config.rateLimitPerMinute,
     timeWindow: 60_000,
-    // Counters per client and route address, shared by every process (Redis or PostgreSQL) or kept
-    // in this one (embedded SQLite): modules/rate-limits.
-    store: services.rateLimits.Store,
-    // The plugin's own key (an IPv6 address by its /64, a mapped IPv4 address as IPv4), without
-    // testing every IPv4 address against its long IPv6 expression on every call.
-    keyGenerator: (req) => (req.ip.includes(':') ? normalizeIP(req.ip) : req.ip.toLowerCase()),
-    // A shared store that does not answer lets the request through (fail open; the store warns):
-    // the lockout and the SMS limits are database rules and hold regardless.
-    skipOnError: true,
     // API calls are what can be abused; the console's static files (dozens per page) are not limited.
     // Decided by the route the request matched, never by its raw URL: `/%61pi/...` is `/api/...`
-    // (this hook runs on matched routes only: misses have no rate limit).
-    allowList: (req) => !isApiRequest(req),
-    // The limit and what is left are told when it is reached (429 with retry-after and the
-    // x-ratelimit-* headers), not on every answer: three headers fewer on each call.
-    addHeadersOnExceeding: {
-      'x-ratelimit-limit': false,
-      'x-ratelimit-remaining': false,
-      'x-ratelimit-reset': false,
-    },
+    // (the hook runs on matched routes only: misses have no rate limit).
+    exempt: (req) => !isApiRequest(req),
   });
   if (config.corsOrigins.length > 0) {
     // Same-origin only unless the operator lists other origins; imported lazily as few need it.

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyRateLimitStore } from '@fastify/rate-limit';
 import { authCalls } from '@wxc/contract';
 import { Redis } from 'ioredis';
 import { sql } from 'kysely';
@@ -7,9 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dialect } from '../src/db/index.js';
 import {
   type RateCount,
+  type RateCounter,
   type RateWindows,
   redisWindows,
-  routeAddressStore,
+  routeAddressCounter,
   sweepWindows,
   tableWindows,
 } from '../src/modules/rate-limits/store.js';
@@ -54,12 +54,8 @@ afterAll(async () => {
   await redis.quit();
 });
 
-const incr = (store: FastifyRateLimitStore, key: string, windowMs = 60_000) =>
-  new Promise<RateCount>((resolve, reject) =>
-    store.incr(key, (err, res) => (err ? reject(err) : resolve(res!)), windowMs, 1000),
-  );
-const routeOf = (url: string, method: string) =>
-  ({ routeInfo: { url, method } }) as unknown as Parameters<FastifyRateLimitStore['child']>[0];
+const incr = async (counter: RateCounter, key: string, windowMs = 60_000): Promise<RateCount> =>
+  counter.hit(key, windowMs);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // ---- the shared backends, as the store uses them ----------------------------------------------------
@@ -135,17 +131,17 @@ describe.each(dialects)('rate_windows counted in batches (%s)', (dialect) => {
 
 describe.each(backends)('rate limit backend: $name', ({ make }) => {
   let b: Backend;
-  let Store: ReturnType<typeof routeAddressStore>;
+  let counter: RateCounter;
   beforeAll(async () => {
     b = await make();
-    Store = routeAddressStore(b.windows, (err) => {
+    counter = routeAddressCounter(b.windows, (err) => {
       throw err;
     });
   });
   afterAll(async () => b?.dispose());
 
   it('counts a window, and starts a new one after it ends', async () => {
-    const store = new Store({});
+    const store = counter;
     expect((await incr(store, '10.0.0.1', 300)).current).toBe(1);
     const second = await incr(store, '10.0.0.1', 300);
     expect(second.current).toBe(2);
@@ -157,20 +153,20 @@ describe.each(backends)('rate limit backend: $name', ({ make }) => {
     expect(fresh.ttl).toBeGreaterThan(200);
   });
 
-  it('HEAD and GET of one route share a budget; routes and clients count apart', async () => {
-    const root = new Store({});
-    const get = root.child(routeOf('/api/x', 'GET'));
-    const head = root.child(routeOf('/api/x', 'HEAD'));
+  it("a route's own counters are its address's (the hook asks for HEAD and GET alike); routes and clients count apart", async () => {
+    const root = counter;
+    const get = root.forRoute('/api/x');
+    const head = root.forRoute('/api/x');
     expect((await incr(get, '10.0.0.2')).current).toBe(1);
     expect((await incr(head, '10.0.0.2')).current).toBe(2);
     expect((await incr(get, '10.0.0.2')).current).toBe(3);
-    expect((await incr(root.child(routeOf('/api/y', 'GET')), '10.0.0.2')).current).toBe(1);
+    expect((await incr(root.forRoute('/api/y'), '10.0.0.2')).current).toBe(1);
     expect((await incr(get, '10.0.0.3')).current).toBe(1);
     expect((await incr(root, '10.0.0.2')).current).toBe(1); // the global limit: its own counter
   });
 
   it('counts 50 concurrent requests exactly: 1..50, each once', async () => {
-    const store = new Store({}).child(routeOf('/api/concurrent', 'GET'));
+    const store = counter.forRoute('/api/concurrent');
     const counts = await Promise.all(Array.from({ length: 50 }, () => incr(store, '10.0.0.4')));
     expect(counts.map((c) => c.current).sort((x, y) => x - y)).toEqual(
       Array.from({ length: 50 }, (_, i) => i + 1),
@@ -179,7 +175,7 @@ describe.each(backends)('rate limit backend: $name', ({ make }) => {
 
   it('the table sweep deletes expired windows only', async ({ skip }) => {
     if (!b.table) return skip('Redis keys expire by themselves');
-    const store = new Store({});
+    const store = counter;
     await incr(store, '10.0.0.5', 60_000);
     await incr(store, '10.0.0.6', 50);
     await sleep(80);

@@ -1,13 +1,13 @@
-import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Database } from '../../db/index.js';
 import {
   memoryWindows,
+  type RateCounter,
   type RateWindows,
   REDIS_KEY_PREFIX,
   redisWindows,
-  routeAddressStore,
+  routeAddressCounter,
   sweepWindows,
   tableWindows,
 } from './store.js';
@@ -29,8 +29,8 @@ export interface RateLimitOptions {
 export interface RateLimits {
   /** Which store keeps the counters: Redis, the rate_windows table (PostgreSQL) or this process. */
   readonly kind: RateWindows['kind'];
-  /** For `@fastify/rate-limit`'s `store` option. */
-  readonly Store: FastifyRateLimitStoreCtor;
+  /** The counters the limits' hook (hook.ts) counts requests with. */
+  readonly counter: RateCounter;
   /** Connects to Redis (a failure is a warning: requests are served, unlimited, until it answers). */
   start(): Promise<void>;
   /** Deletes expired windows of the table store now and every `everyMs`; returns the stop. */
@@ -82,12 +82,12 @@ export function createRateLimits(opts: RateLimitOptions): RateLimits {
             kind: 'redis',
             hit: () => Promise.reject(new Error('Redis not connected yet')),
           };
-  const Store = routeAddressStore({ kind, hit: (key, windowMs) => windows.hit(key, windowMs) }, warn);
+  const counter = routeAddressCounter({ kind, hit: (key, windowMs) => windows.hit(key, windowMs) }, warn);
   const timers = new Set<NodeJS.Timeout>();
 
   return {
     kind,
-    Store,
+    counter,
     async start() {
       if (kind !== 'redis' || client || !opts.redisUrl) return;
       // Loaded only when used: most installations never need it.

@@ -1,25 +1,25 @@
-import type { FastifyRateLimitStore } from '@fastify/rate-limit';
 import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.js';
 import { createRateLimits } from './service.js';
-import { memoryWindows, type RateCount, type RateWindows, routeAddressStore } from './store.js';
+import {
+  memoryWindows,
+  type RateCount,
+  type RateCounter,
+  type RateWindows,
+  routeAddressCounter,
+} from './store.js';
 
 // The store with the in-memory backend, and failing backends. Every backend (the table on SQLite and
 // PostgreSQL, Redis) passes the same checks in apps/server/test/rate-limits.test.ts.
 
-const incr = (store: FastifyRateLimitStore, key: string, windowMs = 60_000) =>
-  new Promise<RateCount>((resolve, reject) =>
-    store.incr(key, (err, res) => (err ? reject(err) : resolve(res!)), windowMs, 1000),
-  );
-const routeOf = (url: string, method: string) =>
-  ({ routeInfo: { url, method } }) as unknown as Parameters<FastifyRateLimitStore['child']>[0];
+const incr = async (counter: RateCounter, key: string, windowMs = 60_000): Promise<RateCount> =>
+  counter.hit(key, windowMs);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('rate limit store (in memory)', () => {
   it('counts a window, and starts a new one after it ends', async () => {
-    const Store = routeAddressStore(memoryWindows(), () => {});
-    const store = new Store({});
+    const store = routeAddressCounter(memoryWindows(), () => {});
     expect(await incr(store, '10.0.0.1', 80)).toMatchObject({ current: 1 });
     const second = await incr(store, '10.0.0.1', 80);
     expect(second.current).toBe(2);
@@ -29,12 +29,11 @@ describe('rate limit store (in memory)', () => {
     expect(await incr(store, '10.0.0.1', 80)).toMatchObject({ current: 1 });
   });
 
-  it('HEAD and GET of one route share a budget; routes and clients count apart', async () => {
-    const Store = routeAddressStore(memoryWindows(), () => {});
-    const root = new Store({});
-    const get = root.child(routeOf('/api/x', 'GET'));
-    const head = root.child(routeOf('/api/x', 'HEAD'));
-    const other = root.child(routeOf('/api/y', 'GET'));
+  it("a route's own counters are its address's (the hook asks for HEAD and GET alike); routes and clients count apart", async () => {
+    const root = routeAddressCounter(memoryWindows(), () => {});
+    const get = root.forRoute('/api/x');
+    const head = root.forRoute('/api/x');
+    const other = root.forRoute('/api/y');
     expect((await incr(get, 'ip')).current).toBe(1);
     expect((await incr(head, 'ip')).current).toBe(2);
     expect((await incr(get, 'ip')).current).toBe(3);
@@ -44,8 +43,7 @@ describe('rate limit store (in memory)', () => {
   });
 
   it('counts 50 requests at once exactly', async () => {
-    const Store = routeAddressStore(memoryWindows(), () => {});
-    const store = new Store({});
+    const store = routeAddressCounter(memoryWindows(), () => {});
     const counts = await Promise.all(Array.from({ length: 50 }, () => incr(store, 'ip')));
     expect(counts.map((c) => c.current).sort((a, b) => a - b)).toEqual(
       Array.from({ length: 50 }, (_, i) => i + 1),
@@ -53,8 +51,7 @@ describe('rate limit store (in memory)', () => {
   });
 
   it('keeps at most its bound of windows, dropping expired and then the oldest', async () => {
-    const Store = routeAddressStore(memoryWindows(3), () => {});
-    const store = new Store({});
+    const store = routeAddressCounter(memoryWindows(3), () => {});
     for (const ip of ['a', 'b', 'c', 'd']) await incr(store, ip);
     expect((await incr(store, 'a')).current).toBe(1); // the oldest went first
     expect((await incr(store, 'd')).current).toBe(2);
@@ -62,7 +59,7 @@ describe('rate limit store (in memory)', () => {
 });
 
 describe('a failing shared store', () => {
-  it('hands the error to the plugin (which lets the request through) and tells onError', async () => {
+  it('hands the error to the hook (which lets the request through) and tells onError', async () => {
     const errors: Error[] = [];
     const failing = (sync: boolean): RateWindows => ({
       kind: 'redis',
@@ -72,8 +69,8 @@ describe('a failing shared store', () => {
       },
     });
     for (const sync of [false, true]) {
-      const Store = routeAddressStore(failing(sync), (err) => errors.push(err));
-      await expect(incr(new Store({}).child(routeOf('/api/x', 'GET')), 'ip')).rejects.toThrow(/down/);
+      const counter = routeAddressCounter(failing(sync), (err) => errors.push(err));
+      await expect(incr(counter.forRoute('/api/x'), 'ip')).rejects.toThrow(/down/);
     }
     expect(errors.map((e) => e.message)).toEqual(['down', 'down (sync)']);
   });
@@ -88,7 +85,7 @@ describe('a failing shared store', () => {
       log,
     });
     expect(limits.kind).toBe('redis');
-    const store = new limits.Store({});
+    const store = limits.counter;
     for (let i = 0; i < 5; i++) await expect(incr(store, 'ip')).rejects.toThrow(/not connected/);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatchObject({ store: 'redis', suppressed: 0 });

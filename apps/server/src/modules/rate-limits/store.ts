@@ -1,4 +1,3 @@
-import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
@@ -21,57 +20,45 @@ export interface RateWindows {
 }
 
 /**
- * The rate limiter's store (`@fastify/rate-limit` builds it with `new Store(options)`): counters
- * per client and route *address*. The plugin's own stores count each route and method apart, so
- * the HEAD that Fastify answers with a GET route's handler (issuing a captcha, say) would get a
- * second budget of its own; here they share one, whatever backend keeps the counters.
- *
- * A backend that fails (Redis or PostgreSQL unreachable) hands the error to the plugin, which lets
- * the request through (`skipOnError`, set in app.ts); `onError` is told so it can warn.
+ * Counts a client's requests against one limit: the global limit's counters, or (`forRoute`) a
+ * route's own. A backend that fails (Redis or PostgreSQL unreachable) throws or rejects, after
+ * `onError` is told so it can warn; the limit's hook then lets the request through (fail open).
  */
-export function routeAddressStore(
-  windows: RateWindows,
-  onError: (err: Error) => void,
-): FastifyRateLimitStoreCtor {
-  class RouteAddressStore implements FastifyRateLimitStore {
-    constructor(
-      _options?: unknown,
-      /** The route's address and a space (a route's own limit); '' for the global limit. */
-      private readonly scope = '',
-    ) {}
+export interface RateCounter {
+  /** Counts one request of `client`; a synchronous backend answers at once (no promise). */
+  hit(client: string, windowMs: number): RateCount | Promise<RateCount>;
+  /**
+   * A route's own limit: counters scoped by the route's *address*, not its method, so the HEAD that
+   * Fastify answers with a GET route's handler (issuing a captcha, say) spends the GET's budget
+   * instead of getting a second one.
+   */
+  forRoute(url: string): RateCounter;
+}
 
-    incr(key: string, callback: (error: Error | null, result?: RateCount) => void, timeWindow: number): void {
-      let result: RateCount | Promise<RateCount>;
-      try {
-        result = windows.hit(this.scope + key, timeWindow);
-      } catch (err) {
-        fail(err, callback);
-        return;
-      }
-      // The in-memory backend answers at once: no promise on the path of every request.
-      if (result instanceof Promise) {
-        result.then(
-          (count) => callback(null, count),
-          (err) => fail(err, callback),
-        );
-      } else {
-        callback(null, result);
-      }
-    }
-
-    /** A route's own limit: its counters, scoped by the route's address (not its method). */
-    child(options: Parameters<FastifyRateLimitStore['child']>[0]): FastifyRateLimitStore {
-      // The plugin passes its merged limit options with the route under `routeInfo`.
-      const url = (options as { routeInfo?: { url?: string } }).routeInfo?.url ?? '';
-      return new RouteAddressStore(undefined, `${url} `);
-    }
-  }
-  const fail = (err: unknown, callback: (error: Error | null) => void) => {
+/** The limits' counters over one backend: per client, and per route address for a route's own limit. */
+export function routeAddressCounter(windows: RateWindows, onError: (err: Error) => void): RateCounter {
+  const told = (err: unknown) => {
     const error = err instanceof Error ? err : new Error(String(err));
     onError(error);
-    callback(error);
+    return error;
   };
-  return RouteAddressStore;
+  const scoped = (scope: string): RateCounter => ({
+    hit(client, windowMs) {
+      let result: RateCount | Promise<RateCount>;
+      try {
+        result = windows.hit(scope + client, windowMs);
+      } catch (err) {
+        throw told(err);
+      }
+      // The in-memory backend answers at once: no promise on the path of every request.
+      if (!(result instanceof Promise)) return result;
+      return result.catch((err: unknown) => {
+        throw told(err);
+      });
+    },
+    forRoute: (url) => scoped(`${url} `),
+  });
+  return scoped('');
 }
 
 /** Counters kept at most in memory (client and route pairs); expired ones go first, then the oldest. */

@@ -128,7 +128,7 @@ function createShowcaseRouter(scope: FastifyInstance, opts: ShowcaseRouteOptions
         response: { 200: showcaseEnvelopeSchema(def.response) },
       },
       // Counted like the product's API calls (the app's limiter lets every non-/api address through).
-      config: { rateLimit: { max: opts.rateLimitPerMinute, timeWindow: 60_000, allowList: () => false } },
+      config: { rateLimit: { max: opts.rateLimitPerMinute, timeWindow: 60_000, exempt: () => false } },
       preValidation: async (req) => {
         const session = await opts.session(req);
         if (!session) throw new ShowcaseError('TOKEN_EXPIRED', ErrorCatalogue.UNAUTHENTICATED.message);
