@@ -4,14 +4,18 @@ import path from 'node:path';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadSqliteDriver } from './driver.js';
-import { FLUSH_AFTER_MS, FLUSH_AT, groupCommitWrites } from './group-commit.js';
+import { FLUSH_AFTER_MS, FLUSH_AT, groupCommitWrites, unitSavepointsOn } from './group-commit.js';
 import { type Database, migrateToLatest, openDatabase } from './index.js';
 import type { DB } from './schema.js';
 
 let dir: string;
 let other: Database;
 let db: Kysely<DB>;
-/** Every statement the group commit's connection ran. */
+/** The group commit under test, on `db`'s connection. */
+let groupCommit: () => ReturnType<typeof groupCommitWrites>;
+/** Unit savepoints it opened (they run on the connection directly, not through Kysely's log). */
+let savepointsOpened: number;
+/** Every statement the group commit's connection ran through Kysely (the savepoints run beside it). */
 let statements: string[];
 
 beforeEach(async () => {
@@ -22,10 +26,21 @@ beforeEach(async () => {
   await migrateToLatest(other.db);
   statements = [];
   const Sqlite = loadSqliteDriver();
+  const sqlite = new Sqlite(file);
   db = new Kysely<DB>({
-    dialect: new SqliteDialect({ database: new Sqlite(file) }),
+    dialect: new SqliteDialect({ database: sqlite }),
     log: (event) => void statements.push(event.query.sql),
   });
+  savepointsOpened = 0;
+  groupCommit = () => {
+    const savepoints = unitSavepointsOn(sqlite);
+    const open = savepoints.open;
+    savepoints.open = () => {
+      savepointsOpened += 1;
+      open();
+    };
+    return groupCommitWrites(db, savepoints);
+  };
 });
 
 afterEach(async () => {
@@ -44,7 +59,7 @@ const commits = () => statements.filter((s) => s === 'commit').length;
 
 describe('group commit (SQLite)', () => {
   it('commits the writes of one turn together, each answered with its own result once committed', async () => {
-    const writes = groupCommitWrites(db);
+    const writes = groupCommit();
     const seen: string[][] = [];
     const results = await Promise.all(
       ['t.a', 't.b', 't.c'].map((key) =>
@@ -66,7 +81,7 @@ describe('group commit (SQLite)', () => {
   });
 
   it('rolls back a unit that throws alone, and gives its caller its error', async () => {
-    const writes = groupCommitWrites(db);
+    const writes = groupCommit();
     const failing = writes.transact(async (trx) => {
       await put('t.b')(trx);
       throw new Error('unit b failed');
@@ -80,11 +95,12 @@ describe('group commit (SQLite)', () => {
     expect(b).toMatchObject({ status: 'rejected', reason: { message: 'unit b failed' } });
     expect(c.status).toBe('fulfilled');
     expect(commits()).toBe(1);
+    expect(savepointsOpened).toBe(3); // one per unit
     expect(await committedKeys()).toEqual(['t.a', 't.c']);
   });
 
   it('a lone write is a transaction of its own; a failing one changes nothing', async () => {
-    const writes = groupCommitWrites(db);
+    const writes = groupCommit();
     await writes.write(put('t.a'));
     await expect(
       writes.transact(async (trx) => {
@@ -93,12 +109,12 @@ describe('group commit (SQLite)', () => {
       }),
     ).rejects.toThrow(/UNIQUE/);
     expect(commits()).toBe(1);
-    expect(statements).not.toContain('savepoint "unit"');
+    expect(savepointsOpened).toBe(0);
     expect(await committedKeys()).toEqual(['t.a']);
   });
 
   it(`commits once ${FLUSH_AT} writes wait, without waiting for the end of the turn; later ones go in the next batch`, async () => {
-    const writes = groupCommitWrites(db);
+    const writes = groupCommit();
     const keys = Array.from({ length: FLUSH_AT + 1 }, (_, i) => `t.${String(i).padStart(2, '0')}`);
     await Promise.all(keys.map((key) => writes.write(put(key))));
     expect(commits()).toBe(2);
@@ -110,7 +126,7 @@ describe('group commit (SQLite)', () => {
   });
 
   it(`commits once the first write of a batch has waited ${FLUSH_AFTER_MS} ms, whatever the count; the rest of the turn goes next`, async () => {
-    const writes = groupCommitWrites(db);
+    const writes = groupCommit();
     let now = 1_000;
     const clock = vi.spyOn(performance, 'now').mockImplementation(() => now);
     try {

@@ -5,7 +5,7 @@ import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql 
 import pg from 'pg';
 import { startCheckpointer } from './checkpointer.js';
 import { loadSqliteDriver } from './driver.js';
-import { directWrites, groupCommitWrites, type Writes } from './group-commit.js';
+import { directWrites, groupCommitWrites, unitSavepointsOn, type Writes } from './group-commit.js';
 import { migrations } from './migrations/index.js';
 import { namedStatementPool } from './pg-statements.js';
 import type { DB } from './schema.js';
@@ -101,7 +101,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   return {
     db,
     dialect: 'sqlite',
-    writes: groupCommitWrites(db),
+    writes: groupCommitWrites(db, unitSavepointsOn(sqlite)),
     ping: async () => void (await sql`select 1`.execute(db)),
     close: async () => {
       await checkpointer?.stop();
