@@ -4,8 +4,9 @@ import path from 'node:path';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadSqliteDriver } from './driver.js';
-import { FLUSH_AFTER_MS, FLUSH_AT, groupCommitWrites, unitSavepointsOn } from './group-commit.js';
+import { directRunnerOn, FLUSH_AFTER_MS, FLUSH_AT, groupCommitWrites } from './group-commit.js';
 import { type Database, migrateToLatest, openDatabase } from './index.js';
+import { preparedQuery } from './prepared.js';
 import type { DB } from './schema.js';
 
 let dir: string;
@@ -13,9 +14,9 @@ let other: Database;
 let db: Kysely<DB>;
 /** The group commit under test, on `db`'s connection. */
 let groupCommit: () => ReturnType<typeof groupCommitWrites>;
-/** Unit savepoints it opened (they run on the connection directly, not through Kysely's log). */
+/** Unit savepoints it opened (run on the connection directly, not through Kysely's log). */
 let savepointsOpened: number;
-/** Every statement the group commit's connection ran through Kysely (the savepoints run beside it). */
+/** Every statement the group commit's connection ran through Kysely (savepoints and prepared queries run beside it). */
 let statements: string[];
 
 beforeEach(async () => {
@@ -33,13 +34,11 @@ beforeEach(async () => {
   });
   savepointsOpened = 0;
   groupCommit = () => {
-    const savepoints = unitSavepointsOn(sqlite);
-    const open = savepoints.open;
-    savepoints.open = () => {
-      savepointsOpened += 1;
-      open();
-    };
-    return groupCommitWrites(db, savepoints);
+    const run = directRunnerOn(sqlite);
+    return groupCommitWrites(db, (text, parameters) => {
+      if (text === 'savepoint unit') savepointsOpened += 1;
+      return run(text, parameters);
+    });
   };
 });
 
@@ -111,6 +110,37 @@ describe('group commit (SQLite)', () => {
     expect(commits()).toBe(1);
     expect(savepointsOpened).toBe(0);
     expect(await committedKeys()).toEqual(['t.a']);
+  });
+
+  it('prepared queries in a batch run on its connection directly, inside its transaction; elsewhere through Kysely', async () => {
+    const putPrepared = preparedQuery(1, (d, key: string) =>
+      d.insertInto('settings').values({ key, value: key, updated_at: 1 }),
+    );
+    const writes = groupCommit();
+    const [a, b] = await Promise.allSettled([
+      writes.transact((trx) => putPrepared(trx, 't.a')),
+      writes.transact(async (trx) => {
+        await putPrepared(trx, 't.b');
+        throw new Error('unit b failed');
+      }),
+    ]);
+    expect(a.status).toBe('fulfilled');
+    expect(b).toMatchObject({ status: 'rejected', reason: { message: 'unit b failed' } });
+    expect(commits()).toBe(1);
+    expect(statements.some((s) => s.startsWith('insert'))).toBe(false); // not through Kysely
+    expect(await committedKeys()).toEqual(['t.a']);
+    // A unit alone: its error rolls back its prepared writes too.
+    await expect(
+      writes.transact(async (trx) => {
+        await putPrepared(trx, 't.c');
+        throw new Error('unit c failed');
+      }),
+    ).rejects.toThrow('unit c failed');
+    expect(await committedKeys()).toEqual(['t.a']);
+    // Outside a batch (and on the batch's transaction after it ended), Kysely runs them.
+    await putPrepared(db, 't.d');
+    expect(statements.filter((s) => s.startsWith('insert'))).toHaveLength(1);
+    expect(await committedKeys()).toEqual(['t.a', 't.d']);
   });
 
   it(`commits once ${FLUSH_AT} writes wait, without waiting for the end of the turn; later ones go in the next batch`, async () => {

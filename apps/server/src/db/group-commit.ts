@@ -1,4 +1,5 @@
 import type { ControlledTransaction, Kysely } from 'kysely';
+import { type DirectRunner, runDirectly } from './prepared.js';
 import type { DB } from './schema.js';
 
 /**
@@ -44,6 +45,30 @@ export const FLUSH_AT = 64;
 export const FLUSH_AFTER_MS = 3;
 
 /**
+ * Compiled SQL run at once on the SQLite connection `statements` prepares on (better-sqlite3, behind
+ * db/index.ts's statement cache), with the results Kysely's SQLite driver gives. The group commit
+ * runs its units' savepoints and (prepared.ts `runDirectly`) their prepared queries with it: the
+ * batch's transaction holds Kysely's only connection, so nothing else runs on it meanwhile.
+ */
+export function directRunnerOn(statements: {
+  prepare(sql: string): {
+    reader: boolean;
+    all(params: unknown[]): unknown[];
+    run(params: unknown[]): { changes: number; lastInsertRowid: number | bigint };
+  };
+}): DirectRunner {
+  return (sqlText, parameters) => {
+    const statement = statements.prepare(sqlText);
+    const params = parameters as unknown[];
+    if (statement.reader) return { rows: statement.all(params) };
+    const { changes, lastInsertRowid } = statement.run(params);
+    return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+  };
+}
+
+const NONE: readonly unknown[] = [];
+
+/**
  * SQLite: group commit. What is written during one turn of the event loop is committed together,
  * at the end of the turn (setImmediate) or sooner (FLUSH_AT, FLUSH_AFTER_MS), in one transaction,
  * each unit in a savepoint of its own: a unit that throws is rolled back alone and its caller gets
@@ -53,35 +78,14 @@ export const FLUSH_AFTER_MS = 3;
  *
  * The transaction runs to its end within microtasks (units only run SQL, synchronous underneath),
  * so SQLite's write lock is never held across a turn of the event loop. A unit must use the `trx`
- * it is given, never another transaction: it would wait for the batch that waits for it.
+ * it is given, never another transaction: it would wait for the batch that waits for it. The units'
+ * savepoints and prepared queries run on the connection directly (`direct`: directRunnerOn), not
+ * through Kysely's executor: a send's main-thread instructions −9 to −11 %, its garbage collector's about half
+ * (bench/README.md, session 33).
+ *
+ * `direct` must run on the connection under `db`.
  */
-/** Each unit's savepoint: opened before it, rolled back to when it throws, released after it. */
-export interface UnitSavepoints {
-  open(): void;
-  rollback(): void;
-  release(): void;
-}
-
-/**
- * The unit savepoints as statements prepared once on the SQLite connection that Kysely's SQLite
- * dialect holds its transactions on, run directly: better-sqlite3 is synchronous, and the batch's
- * transaction holds Kysely's only connection, so nothing else runs between them. Through Kysely
- * each was a query compiled, queued for the connection and awaited (and before that, Kysely's
- * savepoint() made a transaction object per unit): two per unit, three units a send.
- */
-export function unitSavepointsOn(sqlite: { prepare(sql: string): { run(): unknown } }): UnitSavepoints {
-  const open = sqlite.prepare('savepoint unit');
-  const rollback = sqlite.prepare('rollback to savepoint unit');
-  const release = sqlite.prepare('release savepoint unit');
-  return {
-    open: () => void open.run(),
-    rollback: () => void rollback.run(),
-    release: () => void release.run(),
-  };
-}
-
-/** `savepoints` must run on the connection under `db` (unitSavepointsOn). */
-export function groupCommitWrites(db: Kysely<DB>, savepoints: UnitSavepoints): Writes {
+export function groupCommitWrites(db: Kysely<DB>, direct: DirectRunner): Writes {
   let waiting: Unit[] = [];
   /** When the first of `waiting` arrived (performance.now()). */
   let firstAt = 0;
@@ -89,11 +93,6 @@ export function groupCommitWrites(db: Kysely<DB>, savepoints: UnitSavepoints): W
   let running = false;
 
   async function commit(batch: Unit[]) {
-    if (batch.length === 1) {
-      const [unit] = batch as [Unit];
-      await db.transaction().execute(unit.work).then(unit.resolve, unit.reject);
-      return;
-    }
     const outcomes: Array<{ ok: true; value: unknown } | { ok: false; err: unknown }> = [];
     let trx: ControlledTransaction<DB>;
     try {
@@ -102,20 +101,27 @@ export function groupCommitWrites(db: Kysely<DB>, savepoints: UnitSavepoints): W
       for (const unit of batch) unit.reject(err);
       return;
     }
+    const detach = runDirectly(trx, direct);
+    // A unit alone is the transaction: no savepoint, and its error rolls the whole back.
+    const alone = batch.length === 1;
     try {
       for (const unit of batch) {
-        savepoints.open();
+        if (!alone) direct('savepoint unit', NONE);
         try {
           outcomes.push({ ok: true, value: await unit.work(trx) });
         } catch (err) {
-          savepoints.rollback();
+          if (alone) throw err;
+          direct('rollback to savepoint unit', NONE);
           outcomes.push({ ok: false, err });
         }
-        savepoints.release();
+        if (!alone) direct('release savepoint unit', NONE);
       }
+      detach();
       await trx.commit().execute();
     } catch (err) {
-      // The transaction itself failed (its savepoint or its commit): nothing of the batch was kept.
+      // The transaction itself failed (its savepoint or its commit), or a unit alone threw: nothing
+      // of the batch was kept.
+      detach();
       await trx
         .rollback()
         .execute()

@@ -5,7 +5,7 @@ import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql 
 import pg from 'pg';
 import { startCheckpointer } from './checkpointer.js';
 import { loadSqliteDriver } from './driver.js';
-import { directWrites, groupCommitWrites, unitSavepointsOn, type Writes } from './group-commit.js';
+import { directRunnerOn, directWrites, groupCommitWrites, type Writes } from './group-commit.js';
 import { migrations } from './migrations/index.js';
 import { namedStatementPool } from './pg-statements.js';
 import type { DB } from './schema.js';
@@ -97,11 +97,12 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     file === ':memory:'
       ? null
       : startCheckpointer(sqlite, file, opts.warn ?? ((m) => process.emitWarning(m, 'SQLiteCheckpoint')));
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const statements = withStatementCache(sqlite);
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: statements }) });
   return {
     db,
     dialect: 'sqlite',
-    writes: groupCommitWrites(db, unitSavepointsOn(sqlite)),
+    writes: groupCommitWrites(db, directRunnerOn(statements)),
     ping: async () => void (await sql`select 1`.execute(db)),
     close: async () => {
       await checkpointer?.stop();
