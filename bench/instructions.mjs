@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // User-space instructions per call (valgrind's callgrind), one call at a time, where req/s moves by
 // 10 % (api-read --twin). For A/B of small per-call costs. Slow (the server runs ~50x slower): a run
-// takes minutes. A send's main-thread count repeated within 0.14 % in three runs; a read's moved by
-// up to 5 % (JIT tiers, the main thread's share of GC): compare reads in alternating pairs, with
-// --calls 2000 --warmup 2000.
+// takes minutes. A send's main-thread count repeated within 0.14 % in three runs on one machine and
+// moved by 5 % on another; a read's moved by up to 5 % (JIT tiers, the main thread's share of GC):
+// compare in alternating pairs, reads with --calls 2000 --warmup 2000.
 // Run one at a time: two at once on two cores moved the count by 10 % (JIT and GC work shift).
 //   --call read (default): an authenticated read (refreshLoginInfo), then the bare route answering
 //     the same bytes;
