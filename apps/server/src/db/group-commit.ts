@@ -80,8 +80,8 @@ const NONE: readonly unknown[] = [];
  * so SQLite's write lock is never held across a turn of the event loop. A unit must use the `trx`
  * it is given, never another transaction: it would wait for the batch that waits for it. The units'
  * savepoints and prepared queries run on the connection directly (`direct`: directRunnerOn), not
- * through Kysely's executor: a send's main-thread instructions −9 to −11 %, its garbage collector's about half
- * (bench/README.md, session 33).
+ * through Kysely's executor: a send's main-thread instructions −9 to −11 %, its garbage collector's
+ * about half (bench/README.md, session 33).
  *
  * `direct` must run on the connection under `db`.
  */
