@@ -144,6 +144,16 @@ function securityOf(audience: CallAudience): { security?: Record<string, string[
   return { security: [{ session: [] }] };
 }
 
+/**
+ * A route's hooks of one kind as route options hold them (none, one, or a list), with `hook` added
+ * first (it must see the request before the route's own) or last: for onRoute hooks that give some
+ * routes a hook of their own instead of every request an app-wide one.
+ */
+export function withRouteHook<H>(hooks: H | H[] | undefined, hook: H, at: 'first' | 'last'): H[] {
+  const own = hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
+  return at === 'first' ? [hook, ...own] : [...own, hook];
+}
+
 /** Where the route helper keeps the admitted caller between preValidation and the handler. */
 const CALLER = Symbol('wxc.caller');
 

@@ -9,6 +9,7 @@ import {
   type preParsingHookHandler,
   type RouteOptions,
 } from 'fastify';
+import { withRouteHook } from '../../lib/http.js';
 
 /**
  * Signed API requests sign the SHA-256 of the exact body bytes, whatever the content type. The
@@ -74,9 +75,8 @@ export function installBodyDigest(
   };
   app.addHook('onRoute', (route) => {
     if (!takesCredentials(route)) return;
-    const own = route.preParsing;
     // First: the body is read before any of the route's own preParsing hooks sees it.
-    route.preParsing = own === undefined ? [digestHook] : [digestHook, ...(Array.isArray(own) ? own : [own])];
+    route.preParsing = withRouteHook(route.preParsing, digestHook, 'first');
   });
   async function digestSigned(req: FastifyRequest, payload: Readable) {
     await precheck(req);

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { Address6 } from 'ip-address';
+import { withRouteHook } from '../../lib/http.js';
 import type { RateCount, RateCounter } from './store.js';
 
 /** A route's own limit (`config.rateLimit`): counters of its own, shared by its methods. */
@@ -69,9 +70,7 @@ export function installRateLimits(app: FastifyInstance, opts: RateLimitOptions):
       own?.timeWindow ?? opts.timeWindow,
       own?.exempt ?? opts.exempt,
     );
-    const existing = route.onRequest;
-    route.onRequest =
-      existing === undefined ? [hook] : [...(Array.isArray(existing) ? existing : [existing]), hook];
+    route.onRequest = withRouteHook(route.onRequest, hook, 'last');
   });
 }
 

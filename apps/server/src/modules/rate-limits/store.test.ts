@@ -85,8 +85,7 @@ describe('a failing shared store', () => {
       log,
     });
     expect(limits.kind).toBe('redis');
-    const store = limits.counter;
-    for (let i = 0; i < 5; i++) await expect(incr(store, 'ip')).rejects.toThrow(/not connected/);
+    for (let i = 0; i < 5; i++) await expect(incr(limits.counter, 'ip')).rejects.toThrow(/not connected/);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatchObject({ store: 'redis', suppressed: 0 });
     await limits.close();
