@@ -21,11 +21,16 @@ import {
  */
 const suite = useSuite({ SHOWCASE: 'true' });
 
-/** A pointer drag as dnd-kit needs it: press, move past its 5 px threshold in steps, release. */
+/**
+ * A pointer drag as dnd-kit needs it: press, move past its 5 px threshold in steps, then release once
+ * the page shows where the item will land (`landed`), as a user waits for the gap to open. Released
+ * on a timer instead, a busy machine could drop before dnd-kit had seen the last move (no change).
+ */
 async function drag(
   page: Page,
   from: Locator,
   to: { x: number; y: number },
+  landed: () => Promise<unknown>,
   during?: () => Promise<unknown>,
 ): Promise<void> {
   const box = (await from.boundingBox())!;
@@ -33,10 +38,14 @@ async function drag(
   await page.mouse.down();
   await page.mouse.move(box.x + box.width / 2 + 8, box.y + box.height / 2 + 8, { steps: 4 });
   await page.mouse.move(to.x, to.y, { steps: 12 });
-  await page.waitForTimeout(150);
+  await landed();
   await during?.();
   await page.mouse.up();
 }
+
+/** A sortable item dnd-kit has shifted aside to make room for the one dragged. */
+const shifted = (item: Locator) =>
+  expect.poll(() => item.evaluate((el) => el.style.transform)).toMatch(/translate3d\((?!0px, 0px)/);
 
 async function centre(locator: Locator, dy = 0): Promise<{ x: number; y: number }> {
   const box = (await locator.boundingBox())!;
@@ -81,7 +90,9 @@ describe('showcase: drag and drop, kanban, charts', () => {
     await expect.poll(() => order.textContent()).toBe('当前顺序：苹果 → 香蕉 → 橙子');
     const tag = (v: string) => page.locator(`.drag-tag[data-value="${v}"]`);
     const first = (await tag('苹果').boundingBox())!;
-    await drag(page, tag('橙子'), { x: first.x + 4, y: first.y + first.height / 2 });
+    await drag(page, tag('橙子'), { x: first.x + 4, y: first.y + first.height / 2 }, () =>
+      shifted(tag('苹果')),
+    );
     await expect.poll(() => order.textContent()).toBe('当前顺序：橙子 → 苹果 → 香蕉');
     await expect.poll(() => page.locator('.ant-select-dropdown:visible').count()).toBe(0);
     await keyboardMove(page, tag('苹果'), ['ArrowRight']);
@@ -99,7 +110,13 @@ describe('showcase: drag and drop, kanban, charts', () => {
     const [moved] = await ids(laneA);
     const before = await ids(laneB);
     expect(before.length).toBeGreaterThan(1);
-    await drag(page, laneA.locator('.dnd-item').first(), await centre(laneB.locator('.dnd-item').first(), 6));
+    await drag(
+      page,
+      laneA.locator('.dnd-item').first(),
+      await centre(laneB.locator('.dnd-item').first(), 6),
+      // Across lanes the item moves while it is dragged: the gap in B is the item itself.
+      () => expect.poll(() => ids(laneB)).toContain(moved),
+    );
     await expect.poll(() => ids(laneB)).toContain(moved);
     expect(await ids(laneA)).not.toContain(moved);
     const orderB = laneB.getByTestId('order-b');
@@ -121,6 +138,7 @@ describe('showcase: drag and drop, kanban, charts', () => {
       page,
       lane('todo').locator(`[data-id="${card}"]`),
       await centre(lane('done').locator('ul'), 20),
+      () => expect.poll(() => ids(lane('done'))).toContain(card),
       () => screenshot(page, 'showcase-drag-kanban-dragging-1440', false),
     );
     expect((await saved).ok()).toBe(true);
