@@ -69,7 +69,7 @@ describe('preparedQuery', () => {
 });
 
 describe('preparedInsertMany', () => {
-  it('inserts any number of rows in one statement, values as given (quotes, emoji, numbers)', async () => {
+  it('inserts any number of rows, values as given (quotes, emoji, numbers)', async () => {
     const db = await migrated();
     const insert = preparedInsertMany('settings', { key: true, value: true, updated_at: true });
     const rows = Array.from({ length: 1200 }, (_, i) => ({
@@ -86,6 +86,17 @@ describe('preparedInsertMany', () => {
       .orderBy('key')
       .execute();
     expect(stored).toEqual(rows);
+  });
+
+  it('more rows than one SQLite statement takes: all of them, or none when one fails', async () => {
+    const db = await migrated();
+    const insert = preparedInsertMany('settings', { key: true, value: true, updated_at: true });
+    // 32,766 bound values a statement: 10,922 rows of three columns.
+    const rows = Array.from({ length: 11_000 }, (_, i) => ({ key: `t.${i}`, value: '', updated_at: i }));
+    await expect(insert(db, [...rows, { key: 't.0', value: 'again', updated_at: 0 }])).rejects.toThrow();
+    expect(await keys(db)).toEqual([]);
+    await insert(db, rows);
+    expect((await keys(db)).length).toBe(11_000);
   });
 
   it('with skipConflicts, rows that break a unique key are left out and the others written', async () => {

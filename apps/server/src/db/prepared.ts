@@ -129,13 +129,18 @@ export function rowsAsJson(rows: ReadonlyArray<object>): string {
 const wellFormedStrings = (_key: string, value: unknown) =>
   typeof value === 'string' ? wellFormed(value) : value;
 
+/** SQLite's bound values a statement at most (SQLITE_MAX_VARIABLE_NUMBER, 32766 since 3.32). */
+const SQLITE_MAX_VALUES = 32_766;
+
 /**
- * A prepared insert of any number of whole rows of `table` in one statement with one parameter: the
- * rows as a JSON array, taken apart by the database (PostgreSQL `json_populate_recordset`, by the
- * table's column types; SQLite `json_each`). One statement text for every number of rows, so it is
- * prepared once per connection; no per-row work for Kysely (a builder with 61 rows of 15 columns:
- * ~0.5 ms); no limit on bound values (SQLite's would need chunks). Values must be strings, finite
- * numbers or null, as JSON carries them.
+ * A prepared insert of any number of whole rows of `table`. PostgreSQL: one statement with one
+ * parameter, the rows as a JSON array taken apart by `json_populate_recordset` (by the table's column
+ * types): one statement text for every number of rows, prepared once per connection, and no limit on
+ * bound values. SQLite: the rows as a VALUES list, a statement text per number of rows (prepared once
+ * each: db/index.ts caches them); taking a JSON array apart with `json_each` re-read the row's text
+ * for each column, 3 to 4 times the insert itself (a new account's simulated network: 500 against
+ * 150 µs, bench/README.md session 34). Either way no per-row work for Kysely (a builder with 61 rows
+ * of 15 columns: ~0.5 ms). Values must be strings, finite numbers or null, as JSON carries them.
  */
 export function preparedInsertMany<T extends keyof DB>(
   table: T,
@@ -145,32 +150,41 @@ export function preparedInsertMany<T extends keyof DB>(
   const names = Object.keys(columns) as Array<keyof Selectable<DB[T]> & string>;
   const id = (name: string) => `"${name}"`;
   const list = names.map(id).join(', ');
-  // A row that would break a unique key is left out (the others are written); SQLite needs the
-  // `where true` to read `on conflict` as the insert's (not as part of the select).
-  const onConflict = skipConflicts ? ' where true on conflict do nothing' : '';
-  /** The statement, its rows bound as parameter `param` (PostgreSQL's placeholders are numbered). */
-  const text = (postgres: boolean, param = 1) =>
-    postgres
-      ? `insert into ${id(table)} (${list}) select ${list} from json_populate_recordset(null::${id(table)}, $${param}::json)${onConflict}`
-      : `insert into ${id(table)} (${list}) select ${names.map((c) => `value ->> '${c}'`).join(', ')} from json_each(?)${onConflict}`;
+  /** The PostgreSQL statement, its rows bound as parameter `param` (placeholders are numbered). */
+  const text = (param = 1) =>
+    `insert into ${id(table)} (${list}) select ${list} from json_populate_recordset(null::${id(table)}, $${param}::json)${skipConflicts ? ' on conflict do nothing' : ''}`;
+  // A row that would break a unique key is left out (the others are written).
+  const rowSlots = `(${names.map(() => '?').join(', ')})`;
+  const sqliteText = (count: number) =>
+    `insert into ${id(table)} (${list}) values ${Array(count).fill(rowSlots).join(', ')}${skipConflicts ? ' on conflict do nothing' : ''}`;
+  const rowsPerStatement = Math.floor(SQLITE_MAX_VALUES / names.length);
+  const sqliteInsert = async (db: Kysely<DB>, rows: ReadonlyArray<Selectable<DB[T]>>) => {
+    for (let at = 0; at < rows.length; at += rowsPerStatement) {
+      const chunk = rows.slice(at, at + rowsPerStatement);
+      const values = chunk.flatMap((row) => names.map((c) => row[c] ?? null));
+      await execute(db, CompiledQuery.raw(sqliteText(chunk.length), values));
+    }
+  };
   const insert = async (db: Kysely<DB>, rows: ReadonlyArray<Selectable<DB[T]>>) => {
     if (rows.length === 0) return;
-    // Each row's columns by name: any other field of a row object is ignored by both databases.
-    await execute(db, CompiledQuery.raw(text(isPostgres(db)), [rowsAsJson(rows)]));
+    // Each row's columns by name: any other field of a row object is ignored.
+    if (isPostgres(db)) await execute(db, CompiledQuery.raw(text(), [rowsAsJson(rows)]));
+    else if (rows.length <= rowsPerStatement || db.isTransaction) await sqliteInsert(db, rows);
+    // More rows than one statement takes: all of them or none, as in one statement.
+    else await db.transaction().execute((trx) => sqliteInsert(trx, rows));
   };
   return Object.assign(insert, { text });
 }
 
 /** One table's rows for insertManyTogether, typed by its preparedInsertMany. */
 interface InsertPart {
-  text(postgres: boolean, param: number): string;
+  /** Its PostgreSQL statement, the rows bound as parameter `param`. */
+  text(param: number): string;
   rows: ReadonlyArray<object>;
   run(db: Kysely<DB>): Promise<void>;
 }
 export const rowsFor = <R extends object>(
-  insert: ((db: Kysely<DB>, rows: ReadonlyArray<R>) => Promise<void>) & {
-    text(postgres: boolean, param: number): string;
-  },
+  insert: ((db: Kysely<DB>, rows: ReadonlyArray<R>) => Promise<void>) & { text(param: number): string },
   rows: ReadonlyArray<R>,
 ): InsertPart => ({ text: insert.text, rows, run: (db) => insert(db, rows) });
 
@@ -190,7 +204,7 @@ export async function insertManyTogether(db: Kysely<DB>, parts: ReadonlyArray<In
     });
     return;
   }
-  const texts = parts.map((part, i) => part.text(true, i + 1));
+  const texts = parts.map((part, i) => part.text(i + 1));
   const last = texts.pop()!;
   const withs = texts.map((t, i) => `"part${i + 1}" as (${t})`);
   const text = withs.length > 0 ? `with ${withs.join(', ')} ${last}` : last;
