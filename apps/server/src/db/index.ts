@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, Migrator, PostgresAdapter, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { startCheckpointer } from './checkpointer.js';
 import { loadSqliteDriver } from './driver.js';
@@ -9,6 +9,7 @@ import { directRunnerOn, directWrites, groupCommitWrites, type Writes } from './
 import { migrations } from './migrations/index.js';
 import { namedStatementPool } from './pg-statements.js';
 import type { DB } from './schema.js';
+import { StablePlanSqliteDialect } from './sqlite-dialect.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -98,7 +99,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       ? null
       : startCheckpointer(sqlite, file, opts.warn ?? ((m) => process.emitWarning(m, 'SQLiteCheckpoint')));
   const statements = withStatementCache(sqlite);
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: statements }) });
+  const db = new Kysely<DB>({ dialect: new StablePlanSqliteDialect({ database: statements }) });
   return {
     db,
     dialect: 'sqlite',
