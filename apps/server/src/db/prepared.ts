@@ -150,9 +150,12 @@ export function preparedInsertMany<T extends keyof DB>(
   const names = Object.keys(columns) as Array<keyof Selectable<DB[T]> & string>;
   const id = (name: string) => `"${name}"`;
   const list = names.map(id).join(', ');
-  /** The PostgreSQL statement, its rows bound as parameter `param` (placeholders are numbered). */
-  const text = (param = 1) =>
-    `insert into ${id(table)} (${list}) select ${list} from json_populate_recordset(null::${id(table)}, $${param}::json)${skipConflicts ? ' on conflict do nothing' : ''}`;
+  /**
+   * The PostgreSQL statement, its rows bound as parameter `param` (placeholders are numbered);
+   * `optimistic`: without the ON CONFLICT clause (insertManyTogether).
+   */
+  const text = (param = 1, optimistic = false) =>
+    `insert into ${id(table)} (${list}) select ${list} from json_populate_recordset(null::${id(table)}, $${param}::json)${skipConflicts && !optimistic ? ' on conflict do nothing' : ''}`;
   // A row that would break a unique key is left out (the others are written).
   const rowSlots = `(${names.map(() => '?').join(', ')})`;
   const sqliteText = (count: number) =>
@@ -173,20 +176,30 @@ export function preparedInsertMany<T extends keyof DB>(
     // More rows than one statement takes: all of them or none, as in one statement.
     else await db.transaction().execute((trx) => sqliteInsert(trx, rows));
   };
-  return Object.assign(insert, { text });
+  return Object.assign(insert, { text, skipsConflicts: skipConflicts });
 }
+
+/** PostgreSQL's SQLSTATE for a row that breaks a unique key. */
+const UNIQUE_VIOLATION = '23505';
 
 /** One table's rows for insertManyTogether, typed by its preparedInsertMany. */
 interface InsertPart {
-  /** Its PostgreSQL statement, the rows bound as parameter `param`. */
-  text(param: number): string;
+  /** Its PostgreSQL statement, the rows bound as parameter `param` (`optimistic`: no ON CONFLICT). */
+  text(param: number, optimistic: boolean): string;
+  skipsConflicts: boolean;
   rows: ReadonlyArray<object>;
   run(db: Kysely<DB>): Promise<void>;
 }
 export const rowsFor = <R extends object>(
-  insert: ((db: Kysely<DB>, rows: ReadonlyArray<R>) => Promise<void>) & { text(param: number): string },
+  insert: ((db: Kysely<DB>, rows: ReadonlyArray<R>) => Promise<void>) &
+    Pick<InsertPart, 'text' | 'skipsConflicts'>,
   rows: ReadonlyArray<R>,
-): InsertPart => ({ text: insert.text, rows, run: (db) => insert(db, rows) });
+): InsertPart => ({
+  text: insert.text,
+  skipsConflicts: insert.skipsConflicts,
+  rows,
+  run: (db) => insert(db, rows),
+});
 
 const isPostgres = (db: Kysely<DB>) => db.getExecutor().adapter instanceof PostgresAdapter;
 
@@ -204,14 +217,29 @@ export async function insertManyTogether(db: Kysely<DB>, parts: ReadonlyArray<In
     });
     return;
   }
-  const texts = parts.map((part, i) => part.text(i + 1));
-  const last = texts.pop()!;
-  const withs = texts.map((t, i) => `"part${i + 1}" as (${t})`);
-  const text = withs.length > 0 ? `with ${withs.join(', ')} ${last}` : last;
-  await db.executeQuery(
-    CompiledQuery.raw(
+  const statement = (optimistic: boolean) => {
+    const texts = parts.map((part, i) => part.text(i + 1, optimistic));
+    const last = texts.pop()!;
+    const withs = texts.map((t, i) => `"part${i + 1}" as (${t})`);
+    const text = withs.length > 0 ? `with ${withs.join(', ')} ${last}` : last;
+    return CompiledQuery.raw(
       text,
       parts.map((part) => rowsAsJson(part.rows)),
-    ),
-  );
+    );
+  };
+  // Rows that skip conflicts are first written as if none were there: ON CONFLICT DO NOTHING costs
+  // each row a speculative insertion (a new account's simulated network: 0.80 against 0.55 ms of the
+  // database's time). Only when a key collides (another writer of the same rows: rare) is the
+  // statement run again, skipping the collisions. Not inside a transaction, which the failed
+  // statement would end.
+  if (!parts.some((part) => part.skipsConflicts) || db.isTransaction) {
+    await db.executeQuery(statement(false));
+    return;
+  }
+  try {
+    await db.executeQuery(statement(true));
+  } catch (err) {
+    if ((err as { code?: unknown }).code !== UNIQUE_VIOLATION) throw err;
+    await db.executeQuery(statement(false));
+  }
 }
