@@ -138,7 +138,7 @@ const SQLITE_MAX_VALUES = 32_766;
  * types): one statement text for every number of rows, prepared once per connection, and no limit on
  * bound values. SQLite: the rows as a VALUES list, a statement text per number of rows (prepared once
  * each: db/index.ts caches them); taking a JSON array apart with `json_each` re-read the row's text
- * for each column, 3 to 4 times the insert itself (a new account's simulated network: 500 against
+ * for each column, 3 to 4 times the insert itself (a new account's simulated network: 490 against
  * 150 µs, bench/README.md session 34). Either way no per-row work for Kysely (a builder with 61 rows
  * of 15 columns: ~0.5 ms). Values must be strings, finite numbers or null, as JSON carries them.
  */

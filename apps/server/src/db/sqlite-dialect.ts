@@ -6,8 +6,8 @@ import { SqliteDialect, SqliteQueryCompiler } from 'kysely';
  * still uses its index), but a bare `?` compared with a column in a statement with a join or an
  * ORDER BY makes SQLite (built with STAT4, as better-sqlite3 is) note the parameter as one whose
  * value may change the plan: each new binding then expires the prepared statement, and its next run
- * compiles it again. For a console read that was most of its time (a login with its account: 116
- * against 11 µs; an account's contacts in order: 118 against 83; bench/README.md, session 34).
+ * compiles it again: most of such a read's time (a login with its account 116 → 8 µs, an account's
+ * contacts in order 143 → 62: bench/README.md, session 34).
  * A query that should use a partial index names the index's value as a literal (as it must for
  * PostgreSQL's generic plans), never through a parameter.
  */
