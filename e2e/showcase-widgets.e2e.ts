@@ -218,8 +218,11 @@ describe('showcase widgets', () => {
     };
     const before = await box.boundingBox();
     await drag(200, 0);
+    // react-draggable renders its new position after the release (a state update): wait for it.
+    await expect
+      .poll(async () => Math.round(((await box.boundingBox())?.x ?? 0) - (before?.x ?? 0)))
+      .toBe(200);
     const after = await box.boundingBox();
-    expect(Math.round((after?.x ?? 0) - (before?.x ?? 0))).toBe(200);
     // Moved sideways only (the centred dialog may start at a fraction of a pixel).
     expect(Math.abs((after?.y ?? 0) - (before?.y ?? 0))).toBeLessThan(1);
     await settle(page, 200);
