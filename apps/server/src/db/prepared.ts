@@ -156,8 +156,8 @@ export function preparedInsertMany<T extends keyof DB>(
    */
   const text = (param = 1, optimistic = false) =>
     `insert into ${id(table)} (${list}) select ${list} from json_populate_recordset(null::${id(table)}, $${param}::json)${skipConflicts && !optimistic ? ' on conflict do nothing' : ''}`;
-  // A row that would break a unique key is left out (the others are written).
   const rowSlots = `(${names.map(() => '?').join(', ')})`;
+  // skipConflicts: a row that would break a unique key is left out (the others are written).
   const sqliteText = (count: number) =>
     `insert into ${id(table)} (${list}) values ${Array(count).fill(rowSlots).join(', ')}${skipConflicts ? ' on conflict do nothing' : ''}`;
   const rowsPerStatement = Math.floor(SQLITE_MAX_VALUES / names.length);
