@@ -117,6 +117,8 @@ describe('showcase: drag and drop, kanban, charts', () => {
       // Across lanes the item moves while it is dragged: the gap in B is the item itself.
       () => expect.poll(() => ids(laneB)).toContain(moved),
     );
+    // Dropped: the lanes shown are the page's again, not the drag's draft (which had it in B too).
+    await expect.poll(() => page.locator('.dnd-overlay').count()).toBe(0);
     await expect.poll(() => ids(laneB)).toContain(moved);
     expect(await ids(laneA)).not.toContain(moved);
     const orderB = laneB.getByTestId('order-b');
