@@ -1,7 +1,8 @@
 import QRCode from 'qrcode';
-// The library's own parts (it has no exports map; version pinned in package.json): the format bits
-// of a mask, and the SVG renderer `QRCode.toString` uses. qr-image.test.ts checks that every image
-// is the library's own, byte for byte.
+// The library's own parts (it has no exports map, so its files can be imported; the lockfile holds
+// 1.5.4): the format bits of a mask, and the SVG renderer `QRCode.toString` uses. An update that
+// moves or changes them fails qr-image.test.ts, which checks every image against the library's own,
+// byte for byte.
 import FormatInfo from 'qrcode/lib/core/format-info.js';
 import SvgTag from 'qrcode/lib/renderer/svg-tag.js';
 
