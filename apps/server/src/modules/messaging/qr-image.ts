@@ -33,7 +33,7 @@ function maskAt(p: number, i: number, j: number): boolean {
   }
 }
 
-/** The 31 cells of the format information, in bit order (qrcode's setupFormatInfo), as indexes. */
+/** The format bits' cells, 15 in two places each, in bit order (qrcode's setupFormatInfo), as indexes. */
 function formatCells(size: number): { vertical: number[]; horizontal: number[] } {
   const at = (row: number, col: number) => row * size + col;
   const vertical: number[] = [];
