@@ -158,8 +158,16 @@ export function preparedInsertMany<T extends keyof DB>(
     `insert into ${id(table)} (${list}) select ${list} from json_populate_recordset(null::${id(table)}, $${param}::json)${skipConflicts && !optimistic ? ' on conflict do nothing' : ''}`;
   const rowSlots = `(${names.map(() => '?').join(', ')})`;
   // skipConflicts: a row that would break a unique key is left out (the others are written).
-  const sqliteText = (count: number) =>
-    `insert into ${id(table)} (${list}) values ${Array(count).fill(rowSlots).join(', ')}${skipConflicts ? ' on conflict do nothing' : ''}`;
+  /** The SQLite statement for `count` rows, made once per count (a new account's network: every login). */
+  const sqliteTexts = new Map<number, string>();
+  const sqliteText = (count: number) => {
+    let text = sqliteTexts.get(count);
+    if (text === undefined) {
+      text = `insert into ${id(table)} (${list}) values ${Array(count).fill(rowSlots).join(', ')}${skipConflicts ? ' on conflict do nothing' : ''}`;
+      sqliteTexts.set(count, text);
+    }
+    return text;
+  };
   const rowsPerStatement = Math.floor(SQLITE_MAX_VALUES / names.length);
   const sqliteInsert = async (db: Kysely<DB>, rows: ReadonlyArray<Selectable<DB[T]>>) => {
     for (let at = 0; at < rows.length; at += rowsPerStatement) {

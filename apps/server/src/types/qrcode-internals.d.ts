@@ -1,5 +1,10 @@
-// The two parts of qrcode (1.5) that modules/messaging/qr-image.ts uses directly; @types/qrcode
-// types only the package's entry point.
+// The parts of qrcode (1.5) that modules/messaging/qr-image.ts uses directly; @types/qrcode types
+// only the package's entry point.
+declare module 'qrcode/lib/core/error-correction-level.js' {
+  /** Error correction M (15 %), as the format bits encode it. */
+  export const M: { bit: number };
+}
+
 declare module 'qrcode/lib/core/format-info.js' {
   /** The 15 format bits of an error correction level and a mask. */
   export function getEncodedBits(errorCorrectionLevel: { bit: number }, mask: number): number;

@@ -1,14 +1,14 @@
 import QRCode from 'qrcode';
 // The library's own parts (it has no exports map, so its files can be imported; the lockfile holds
-// 1.5.4): the format bits of a mask, and the SVG renderer `QRCode.toString` uses. An update that
-// moves or changes them fails qr-image.test.ts, which checks every image against the library's own,
-// byte for byte.
+// 1.5.4): its error correction levels, the format bits of a mask, and the SVG renderer
+// `QRCode.toString` uses. An update that moves or changes them fails qr-image.test.ts, which checks
+// every image against the library's own, byte for byte.
+import ErrorCorrection from 'qrcode/lib/core/error-correction-level.js';
 import FormatInfo from 'qrcode/lib/core/format-info.js';
 import SvgTag from 'qrcode/lib/renderer/svg-tag.js';
 
 /** Error correction M: a QR code on a screen, scanned by a phone. */
 const LEVEL = 'M';
-const LEVEL_BITS = { bit: 0 }; // qrcode/lib/core/error-correction-level.js M
 const MASKS = 8;
 
 /** Whether mask `p` flips the module at (row i, column j) (ISO/IEC 18004, as qrcode's getMaskAt). */
@@ -151,27 +151,29 @@ export function qrSvg(content: string): string {
     reservedBit: Uint8Array;
   };
   const { flips, format } = tablesFor(size, reservedBit);
+  /** `target` := the symbol with mask p (the modules of mask 0 flipped as p needs, p's format bits). */
+  const withMask = (target: Uint8Array, p: number) => {
+    const flip = flips[p]!;
+    for (let i = 0; i < data.length; i++) target[i] = data[i]! ^ flip[i]!;
+    const bits = FormatInfo.getEncodedBits(ErrorCorrection.M, p);
+    for (let i = 0; i < 15; i++) {
+      const bit = (bits >> i) & 1;
+      target[format.vertical[i]!] = bit;
+      target[format.horizontal[i]!] = bit;
+    }
+  };
   const candidate = new Uint8Array(data.length);
-  let best = data.slice();
   let bestPattern = 0;
   let lowest = Number.POSITIVE_INFINITY;
   for (let p = 0; p < MASKS; p++) {
-    const flip = flips[p]!;
-    for (let i = 0; i < data.length; i++) candidate[i] = data[i]! ^ flip[i]!;
-    const bits = FormatInfo.getEncodedBits(LEVEL_BITS, p);
-    for (let i = 0; i < 15; i++) {
-      const bit = (bits >> i) & 1;
-      candidate[format.vertical[i]!] = bit;
-      candidate[format.horizontal[i]!] = bit;
-    }
+    withMask(candidate, p);
     const score = penalty(candidate, size);
     if (score < lowest) {
       lowest = score;
       bestPattern = p;
-      best = candidate.slice();
     }
   }
-  data.set(best);
+  withMask(data, bestPattern);
   qr.maskPattern = bestPattern as typeof qr.maskPattern;
   return SvgTag.render(qr, { margin: 1, errorCorrectionLevel: LEVEL });
 }
