@@ -360,6 +360,81 @@ describe.each(dialects)('wechaty provider with puppet-mock (%s)', (dialect) => {
     await until(async () => net.latest.puppet.state.inactive() && true, 'the puppet to stop');
   });
 
+  it('refuses a login the network confirms after its QR code ran out of time, and puts nobody online', async () => {
+    // Made by this process: the confirmation reads no login (its facts are kept), so the time is
+    // checked by the confirmation's own move.
+    const c = await customerWithSubAccount(t, cat);
+    const qr = await t.call(messagingCalls.getQrCode, {}, { headers: c.creds });
+    const { instanceId } = qr.data;
+    const mocker = net.latest;
+    const stored = () =>
+      t.database.db
+        .selectFrom('wx_logins')
+        .selectAll()
+        .where('id', '=', instanceId)
+        .executeTakeFirstOrThrow();
+    mocker.scan(qr.data.qrUrl, ScanStatus.Scanned);
+    await until(async () => (await stored()).state === 'scanned', 'the scan');
+    await t.database.db
+      .updateTable('wx_logins')
+      .set({ expires_at: Date.now() - 1 })
+      .where('id', '=', instanceId)
+      .execute();
+    mocker.login(mocker.createContact({ name: '来晚了' }));
+    await until(async () => (await stored()).state === 'expired', 'the refusal');
+    expect(await stored()).toMatchObject({ result: 'expired', wx_account_id: null });
+    const accounts = await t.database.db
+      .selectFrom('wx_accounts')
+      .select('id')
+      .where('api_account_id', '=', c.sub.id)
+      .execute();
+    expect(accounts).toEqual([]);
+    await until(async () => mocker.puppet.state.inactive() && true, 'the puppet to stop');
+  });
+
+  it('writes nothing when the network confirms a login that no longer waits (cancelled meanwhile)', async () => {
+    // Made here, so not read first: the confirmation's writes (the device, the account, the counts)
+    // are made and rolled back when its move finds the login gone.
+    const c = await customerWithSubAccount(t, cat);
+    const qr = await t.call(messagingCalls.getQrCode, {}, { headers: c.creds });
+    const { instanceId, deviceId } = qr.data;
+    const mocker = net.latest;
+    const stored = () =>
+      t.database.db
+        .selectFrom('wx_logins')
+        .selectAll()
+        .where('id', '=', instanceId)
+        .executeTakeFirstOrThrow();
+    mocker.scan(qr.data.qrUrl, ScanStatus.Scanned);
+    await until(async () => (await stored()).state === 'scanned', 'the scan');
+    // Cancelled as by another process (this one's copy of the login's facts stays).
+    await t.database.db
+      .updateTable('wx_logins')
+      .set({ state: 'cancelled', result: 'cancelled', ended_at: Date.now() })
+      .where('id', '=', instanceId)
+      .execute();
+    const me = mocker.createContact({ name: '已取消' });
+    mocker.login(me);
+    // Refused, the network's session is logged out and its puppet stops: the confirmation is over.
+    await until(async () => mocker.puppet.state.inactive() && true, 'the puppet to stop');
+    expect(await stored()).toMatchObject({ state: 'cancelled', wx_account_id: null });
+    const device = await t.database.db
+      .selectFrom('wx_devices')
+      .select(['wxid', 'login_count'])
+      .where('id', '=', deviceId)
+      .executeTakeFirstOrThrow();
+    expect(device).toEqual({ wxid: null, login_count: 0 });
+    const online = await t.database.db
+      .selectFrom('wx_online_counts')
+      .select('online')
+      .where('owner_id', 'in', [c.sub.id])
+      .execute();
+    expect(online.every((r) => r.online === 0)).toBe(true);
+    expect(
+      await t.database.db.selectFrom('wx_accounts').select('id').where('wxid', '=', me.id).execute(),
+    ).toEqual([]);
+  });
+
   it('starts one puppet for a QR code asked for twice at once on one device (a double click)', async () => {
     const c = await customerWithSubAccount(t, cat);
     const auth = { headers: c.creds };

@@ -27,6 +27,11 @@ export interface LoginDeps {
 
 type SubAccountRow = NonNullable<Awaited<ReturnType<SubAccountDirectory['subAccount']>>>;
 
+/** What a confirmation needs of its login besides its state: fixed when the login is made. */
+type LoginFacts = Pick<WxLoginRow, 'id' | 'company_id' | 'api_account_id' | 'device_id' | 'expires_at'>;
+/** Logins made by this process whose facts are kept (the oldest go first beyond it). */
+const MADE_HERE_MAX = 20_000;
+
 /** Whole seconds a QR code has left (0 once it is no longer waiting for its phone). */
 const secondsLeft = (login: WxLoginRow) =>
   isActiveQrState(login.state) ? Math.max(0, Math.ceil((login.expires_at - Date.now()) / 1000)) : 0;
@@ -43,6 +48,14 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
   const { db, log, bus, provider, ref } = ctx;
   const { subAccounts, packages, queue } = deps;
   const loginQuota = repo.loginQuotaWith(packages.activeSlotsOf, deps.serviceGate?.serviceExpiresAtOf);
+  /**
+   * The facts of each login this process made, until it ends: its confirmation needs them and
+   * nothing else of the row, so it reads none (the confirmation's conditional move checks the state;
+   * the login is read only to say why it could not be confirmed). Immutable: a copy never goes
+   * stale, it can only be missing (another process made the login, or it was dropped as the oldest),
+   * and then the login is read as before.
+   */
+  const madeHere = new Map<string, LoginFacts>();
 
   /** The caller's own login (another company's or sub-account's is not found). */
   function own<T extends WxLoginRow>(caller: ApiCaller, row: T | undefined): T {
@@ -127,8 +140,10 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
   ) {
     const login = await repo.moveLogin(db, loginId, [...from], patch, unexpiredAt);
     if (!login) return false;
-    if (patch.state === 'expired' || patch.state === 'cancelled')
+    if (patch.state === 'expired' || patch.state === 'cancelled') {
+      madeHere.delete(loginId);
       provider.loginEnded(loginId, login.device_id);
+    }
     await qrChanged(login, patch.state);
     return true;
   }
@@ -196,7 +211,7 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
    * (repo.putOnlineAndConfirm runs it with the login's move).
    */
   function accountWrite(
-    login: WxLoginRow,
+    login: LoginFacts,
     profile: LoginProfile,
     account: { id: string; known: boolean },
     now: number,
@@ -229,25 +244,41 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
     };
   }
 
+  /** Why a login cannot be confirmed (it no longer waits for its phone's confirmation), if so. */
+  function refusal(login: WxLoginRow): AppError | undefined {
+    if (login.state === 'scanned' || login.state === 'need_verify') return undefined;
+    return new AppError(
+      'CONFLICT',
+      login.state === 'expired' ? '二维码已过期，请刷新后重新扫码' : '二维码已失效',
+    );
+  }
+
   /**
    * The phone confirmed: the account goes online (replacing the same account online elsewhere,
    * which does not count twice), then must fit the company's quota; the login becomes its session
    * and the device remembers it. Refused for quota or package, the attempt ends and says why.
    */
   async function confirmLogin(loginId: string, profile: LoginProfile) {
-    const login = await expireIfDue((await repo.findLogin(db, loginId))!);
-    if (login.state !== 'scanned' && login.state !== 'need_verify') {
-      throw new AppError(
-        'CONFLICT',
-        login.state === 'expired' ? '二维码已过期，请刷新后重新扫码' : '二维码已失效',
-      );
-    }
+    const made = madeHere.get(loginId);
+    // A login this process made, unexpired by its clock: its facts, no read (the move below checks
+    // its state and time). Otherwise read, and refused at once unless it waits for this confirmation.
+    const login: LoginFacts =
+      made && made.expires_at > Date.now()
+        ? made
+        : await (async () => {
+            const read = await expireIfDue((await repo.findLogin(db, loginId))!);
+            const refused = refusal(read);
+            if (refused) throw refused;
+            return read;
+          })();
     // Read before the transaction: on SQLite it holds the only connection.
     const sub = (await subAccounts.subAccount(login.company_id, login.api_account_id))!;
     const now = Date.now();
     let online: WxAccountRow | undefined;
     let before: { currentLoginId: string | null } | undefined;
     let confirmed: WxLoginRow | undefined;
+    // The login no longer waited for this confirmation, or its time ran out: read to say which.
+    const notMoved = new AppError('CONFLICT', '二维码已失效');
     const confirm = () =>
       db.transaction().execute(async (trx) => {
         // PostgreSQL: the account's row locked to the end, so confirmations of one account take turns.
@@ -278,7 +309,7 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
         const moved = joined.moved;
         if (counts && moved) assertFits(moved.quota, sub);
         confirmed = moved?.login;
-        if (!confirmed) throw new AppError('CONFLICT', '二维码已失效');
+        if (!confirmed) throw notMoved;
       });
     try {
       try {
@@ -290,6 +321,12 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
         await confirm();
       }
     } catch (err) {
+      if (err === notMoved || (login === made && err instanceof AppError)) {
+        // Why the login could not be confirmed, first: when it was not read before, the account's or
+        // the quota's refusal was met first, but only matters to a login that still waits.
+        const refused = refusal(await expireIfDue((await repo.findLogin(db, loginId))!));
+        if (refused) throw refused;
+      }
       if (err instanceof AppError && err.is('QUOTA_EXHAUSTED', 'PACKAGE_EXPIRED')) {
         await move(login.id, ['scanned', 'need_verify'], {
           state: 'cancelled',
@@ -300,6 +337,7 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
       }
       throw err;
     }
+    madeHere.delete(loginId);
     // The account's session elsewhere ends: online on another device, or offline there while its
     // connection was being restored.
     const elsewhere = before?.currentLoginId ?? null;
@@ -454,6 +492,14 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
       // A new device and its login in one write (one statement on PostgreSQL).
       if (device) await repo.insertDeviceWithLogin(db, device, login);
       else await repo.insertLogin(db, login);
+      madeHere.set(loginId, {
+        id: loginId,
+        company_id: login.company_id,
+        api_account_id: login.api_account_id,
+        device_id: deviceId,
+        expires_at: login.expires_at,
+      });
+      if (madeHere.size > MADE_HERE_MAX) madeHere.delete(madeHere.keys().next().value!);
       const { qrContent } = await provider.startLogin({ loginId, deviceId, proxy });
       const svg = qrSvg(qrContent);
       return {

@@ -406,6 +406,7 @@ export function loginQuotaWith(
         .set({ state: 'confirmed', result: 'success', wx_account_id: accountId, wxid, logged_in_at: now })
         .where('id', '=', loginId)
         .where('state', 'in', ['scanned', 'need_verify'])
+        .where('expires_at', '>', now)
         .returningAll()
         .returning((eb) => columns(eb, companyId, subAccountId, now)),
   );
@@ -452,6 +453,7 @@ export function loginQuotaWith(
           })
           .where('id', '=', c.loginId)
           .where('state', 'in', ['scanned', 'need_verify'])
+          .where('expires_at', '>', c.now)
           .returningAll(),
       )
       // The account always comes back; the login's columns are null when it did not move.
@@ -515,8 +517,9 @@ export function loginQuotaWith(
     /**
      * A confirmation's account goes online (written new, or the known one brought back) and its
      * login becomes the account's session; `moved` is missing when the login no longer waited for
-     * its confirmation. Its quota counts the others' accounts online, this one not among them (what
-     * an account that was offline must fit). In a transaction, which ends soon after.
+     * its confirmation, or its QR code's time had run out at `now` (the caller then rolls back). Its
+     * quota counts the others' accounts online, this one not among them (what an account that was
+     * offline must fit). In a transaction, which ends soon after.
      *
      * PostgreSQL, one statement: besides the account's write and the login's move, it locks the
      * company's and the sub-account's count rows (an upsert, so that a company's first login has
