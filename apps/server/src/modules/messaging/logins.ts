@@ -50,10 +50,10 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
   const loginQuota = repo.loginQuotaWith(packages.activeSlotsOf, deps.serviceGate?.serviceExpiresAtOf);
   /**
    * The facts of each login this process made, until it ends: its confirmation needs them and
-   * nothing else of the row, so it reads none (the confirmation's conditional move checks the state;
-   * the login is read only to say why it could not be confirmed). Immutable: a copy never goes
-   * stale, it can only be missing (another process made the login, or it was dropped as the oldest),
-   * and then the login is read as before.
+   * nothing else of the row, so it reads none (the confirmation's conditional move checks the state
+   * and the QR code's time; the login is read only to say why it could not be confirmed).
+   * Immutable: a copy never goes stale, it can only be missing (another process made the login, or
+   * it was dropped as the oldest), and then the login is read as before.
    */
   const madeHere = new Map<string, LoginFacts>();
 
