@@ -1,6 +1,14 @@
 // Shared bench helpers: start the built server as a child process, call the API, measure load.
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  createWriteStream,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,8 +40,16 @@ export async function startServer(
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // The server's data (a SQLite file of tens of MB after a run) goes with it, unless
+  // BENCH_KEEP_DATA=1 keeps it to look at.
+  const removeData = () => {
+    if (!process.env.BENCH_KEEP_DATA) rmSync(dataDir, { recursive: true, force: true });
+  };
   // A bench that fails leaves no server behind (WORKERS=N: its workers end with it).
-  process.once('exit', () => child.kill('SIGKILL'));
+  process.once('exit', () => {
+    child.kill('SIGKILL');
+    removeData();
+  });
   let out = '';
   const smsCodes = new Map();
   // BENCH_SERVER_LOG=/tmp/server.log keeps the server's log (warnings: shedding, slow work) to read after.
@@ -63,7 +79,10 @@ export async function startServer(
     smsCodes,
     stop: () =>
       new Promise((r) => {
-        child.on('exit', r);
+        child.on('exit', () => {
+          removeData();
+          r();
+        });
         child.kill('SIGTERM');
       }),
   };

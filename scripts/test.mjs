@@ -7,7 +7,7 @@
 // `--only unit,api` runs just those vitest projects (CI's shorter Node.js lines); `--api-files a,b`
 // limits the API tests to files whose names contain one of those words.
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -27,7 +27,9 @@ if (apiFilesArg !== -1 && apiFiles.length === 0) {
   process.exit(2);
 }
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// The steps' reports (read back into the summary below) and background logs; gone when this ends.
 const reportDir = mkdtempSync(path.join(os.tmpdir(), 'wxc-test-'));
+process.on('exit', () => rmSync(reportDir, { recursive: true, force: true }));
 const totals = { passed: 0, failed: 0, skipped: 0 };
 /** "project › file › test: first line of the error", for the summary (CI's log may show only its end). */
 const failures = [];

@@ -2,7 +2,7 @@
 // server's default. The other API tests post inline (helpers.ts says why); the outbox's rules are
 // the same either way, so here: what the thread itself adds (batching both ways, its ending, its
 // silence, a program that cannot start, closing) and the server's delivery journeys through it.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -38,13 +38,21 @@ function logSpy() {
   return { lines, log: { warn: at('warn'), error: at('error') } as ThreadTransportOptions['log'] };
 }
 
+/** The stand-in programs' directories, removed when the file's tests end. */
+const standInDirs: string[] = [];
+afterAll(() => {
+  for (const dir of standInDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
 /**
  * A stand-in thread program (plain JavaScript, run as it is): ready at once (or after `loadMs` of
  * work, as a program slow to load; or never: it hangs while starting); a post to a URL ending in /exit ends the thread, one
  * ending in /silent is never answered, any other is answered 299.
  */
 function standInProgram({ loadMs = 0, ready = true } = {}): URL {
-  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'wxc-thread-')), 'program.mjs');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'wxc-thread-'));
+  standInDirs.push(dir);
+  const file = path.join(dir, 'program.mjs');
   writeFileSync(
     file,
     `import { parentPort } from 'node:worker_threads';

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
@@ -15,8 +15,9 @@ describe('console delivery', () => {
   const js = `console.log(${JSON.stringify('控制台'.repeat(400))});\n`;
   const html = `<!doctype html><html><head><title>控制台</title></head><body><div id="root">${'<p>登录</p>'.repeat(200)}</div></body></html>`;
 
+  let dist: string;
   beforeAll(async () => {
-    const dist = mkdtempSync(path.join(os.tmpdir(), 'wxc-dist-'));
+    dist = mkdtempSync(path.join(os.tmpdir(), 'wxc-dist-'));
     mkdirSync(path.join(dist, 'assets'));
     const write = (name: string, text: string) => {
       writeFileSync(path.join(dist, name), text);
@@ -28,7 +29,10 @@ describe('console delivery', () => {
     writeFileSync(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     t = await createTestApp('sqlite', { WEB_DIST_DIR: dist });
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    rmSync(dist, { recursive: true, force: true });
+  });
 
   const get = (url: string, headers: Record<string, string> = {}) =>
     t.app.inject({ method: 'GET', url, headers });
@@ -119,8 +123,13 @@ describe('console delivery', () => {
 describe('sign-in page', () => {
   const page = (address: string, flag: string) =>
     `<!doctype html><title>${address === 'login' ? '登录' : '注册'} - __PRODUCT_TITLE__</title><div id="root" data-product-title="__PRODUCT_TITLE__" data-server-flag="${flag}" data-year="__YEAR__"><h1>__PRODUCT_TITLE__${flag ? '<span>正式版</span>' : ''}</h1><p>© __YEAR__ __PRODUCT_TITLE__</p></div>`;
+  const dists: string[] = [];
+  afterAll(() => {
+    for (const dist of dists.splice(0)) rmSync(dist, { recursive: true, force: true });
+  });
   const distWithSignIn = () => {
     const dist = mkdtempSync(path.join(os.tmpdir(), 'wxc-dist-'));
+    dists.push(dist);
     writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
     for (const address of ['login', 'register']) {
       writeFileSync(path.join(dist, `${address}.html`), page(address, ''));

@@ -119,9 +119,11 @@ export async function createTestApp(
   if (dialect === 'postgres') await withSchemaChangeLock(() => migrateToLatest(database.db));
   else await migrateToLatest(database.db);
 
+  // The app's own data directory (uploads land there), removed by close(); one a test passes is its own.
+  const ownDataDir = env.DATA_DIR === undefined ? tempDataDir() : undefined;
   const config = loadConfig({
     NODE_ENV: 'test',
-    DATA_DIR: path.join(os.tmpdir(), `wxc-test-${randomBytes(4).toString('hex')}`),
+    DATA_DIR: ownDataDir,
     CAPTCHA_FIXED_CODE: FIXED_CAPTCHA,
     WEB_DIST_DIR: path.join(os.tmpdir(), 'wxc-no-console'),
     RATE_LIMIT_PER_MINUTE: '100000',
@@ -194,6 +196,7 @@ export async function createTestApp(
       await app.close();
       await database.close();
       await dropSchema?.();
+      if (ownDataDir) await fs.promises.rm(ownDataDir, { recursive: true, force: true });
     },
   };
 }
@@ -412,16 +415,21 @@ export async function createAdmin(
 ): Promise<{ token: string; user: UserInfo; account: string; password: string }> {
   const account = opts.account ?? 'ops-admin';
   const password = opts.password ?? 'Operator-pass-2024';
-  await seed(
-    t.database.db,
-    loadConfig({
-      NODE_ENV: 'test',
-      DATA_DIR: tempDataDir(),
-      ADMIN_ACCOUNT: account,
-      ADMIN_PASSWORD: password,
-      SEED_DEMO: 'false',
-    }),
-  );
+  const dataDir = tempDataDir();
+  try {
+    await seed(
+      t.database.db,
+      loadConfig({
+        NODE_ENV: 'test',
+        DATA_DIR: dataDir,
+        ADMIN_ACCOUNT: account,
+        ADMIN_PASSWORD: password,
+        SEED_DEMO: 'false',
+      }),
+    );
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
   const res = await t.call(
     authCalls.login,
     { companyAccount: account, password, captchaId: 'x', captchaCode: FIXED_CAPTCHA },

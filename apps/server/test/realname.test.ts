@@ -33,7 +33,10 @@ describe.each(dialects)('real-name verification (%s)', (dialect) => {
     t = await createTestApp(dialect, { DATA_DIR: dataDir });
     cat = await setUpCatalogue(t);
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
 
   const admin = () => cat.admin.token;
   const listen = (companyId: string) => t.app.services.bus.subscribe(companyId, (e) => events.push(e));
