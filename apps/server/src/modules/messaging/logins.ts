@@ -244,10 +244,11 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
     };
   }
 
-  /** Why a login cannot be confirmed (it no longer waits for its phone's confirmation), if so. */
-  function refusal(login: WxLoginRow): AppError | undefined {
-    if (login.state === 'scanned' || login.state === 'need_verify') return undefined;
-    return new AppError(
+  /** The login as read (expiry applied); refused, with the reason, unless it waits for its confirmation. */
+  async function confirmableLogin(loginId: string): Promise<WxLoginRow> {
+    const login = await expireIfDue((await repo.findLogin(db, loginId))!);
+    if (login.state === 'scanned' || login.state === 'need_verify') return login;
+    throw new AppError(
       'CONFLICT',
       login.state === 'expired' ? '二维码已过期，请刷新后重新扫码' : '二维码已失效',
     );
@@ -262,15 +263,7 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
     const made = madeHere.get(loginId);
     // A login this process made, unexpired by its clock: its facts, no read (the move below checks
     // its state and time). Otherwise read, and refused at once unless it waits for this confirmation.
-    const login: LoginFacts =
-      made && made.expires_at > Date.now()
-        ? made
-        : await (async () => {
-            const read = await expireIfDue((await repo.findLogin(db, loginId))!);
-            const refused = refusal(read);
-            if (refused) throw refused;
-            return read;
-          })();
+    const login: LoginFacts = made && made.expires_at > Date.now() ? made : await confirmableLogin(loginId);
     // Read before the transaction: on SQLite it holds the only connection.
     const sub = (await subAccounts.subAccount(login.company_id, login.api_account_id))!;
     const now = Date.now();
@@ -321,12 +314,9 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
         await confirm();
       }
     } catch (err) {
-      if (err === notMoved || (login === made && err instanceof AppError)) {
-        // Why the login could not be confirmed, first: when it was not read before, the account's or
-        // the quota's refusal was met first, but only matters to a login that still waits.
-        const refused = refusal(await expireIfDue((await repo.findLogin(db, loginId))!));
-        if (refused) throw refused;
-      }
+      // Why the login could not be confirmed, first: when it was not read before, the account's or
+      // the quota's refusal was met first, but only matters to a login that still waits.
+      if (err === notMoved || (login === made && err instanceof AppError)) await confirmableLogin(loginId);
       if (err instanceof AppError && err.is('QUOTA_EXHAUSTED', 'PACKAGE_EXPIRED')) {
         await move(login.id, ['scanned', 'need_verify'], {
           state: 'cancelled',
