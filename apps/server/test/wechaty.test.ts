@@ -5,6 +5,7 @@ import { callbackCalls, messagingCalls, simCalls } from '@wxc/contract';
 import { FileBox } from 'file-box';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mock, PuppetMock } from 'wechaty-puppet-mock';
+import type { WxLoginRow } from '../src/db/schema.js';
 import { createWechatyProvider } from '../src/modules/wechaty/provider.js';
 import { type Puppet, PuppetMessageType, ScanStatus } from '../src/modules/wechaty/puppet.js';
 import type { MessagingProviderFactory } from '../src/services.js';
@@ -360,12 +361,16 @@ describe.each(dialects)('wechaty provider with puppet-mock (%s)', (dialect) => {
     await until(async () => net.latest.puppet.state.inactive() && true, 'the puppet to stop');
   });
 
-  it('refuses a login the network confirms after its QR code ran out of time, and puts nobody online', async () => {
-    // Made by this process: the confirmation reads no login (its facts are kept), so the time is
-    // checked by the confirmation's own move.
+  /**
+   * A new customer's QR code, made by this process and scanned on the network; then its row changed
+   * as `change` says (what another process or the clock would do), still unknown to this process.
+   */
+  async function scannedThenChanged(
+    change: Partial<Pick<WxLoginRow, 'expires_at' | 'state' | 'result' | 'ended_at'>>,
+  ) {
     const c = await customerWithSubAccount(t, cat);
     const qr = await t.call(messagingCalls.getQrCode, {}, { headers: c.creds });
-    const { instanceId } = qr.data;
+    const { instanceId, deviceId } = qr.data;
     const mocker = net.latest;
     const stored = () =>
       t.database.db
@@ -375,11 +380,14 @@ describe.each(dialects)('wechaty provider with puppet-mock (%s)', (dialect) => {
         .executeTakeFirstOrThrow();
     mocker.scan(qr.data.qrUrl, ScanStatus.Scanned);
     await until(async () => (await stored()).state === 'scanned', 'the scan');
-    await t.database.db
-      .updateTable('wx_logins')
-      .set({ expires_at: Date.now() - 1 })
-      .where('id', '=', instanceId)
-      .execute();
+    await t.database.db.updateTable('wx_logins').set(change).where('id', '=', instanceId).execute();
+    return { c, deviceId: deviceId as string, mocker, stored };
+  }
+
+  it('refuses a login the network confirms after its QR code ran out of time, and puts nobody online', async () => {
+    // Made by this process: the confirmation reads no login (its facts are kept), so the time is
+    // checked by the confirmation's own move.
+    const { c, mocker, stored } = await scannedThenChanged({ expires_at: Date.now() - 1 });
     mocker.login(mocker.createContact({ name: '来晚了' }));
     await until(async () => (await stored()).state === 'expired', 'the refusal');
     expect(await stored()).toMatchObject({ result: 'expired', wx_account_id: null });
@@ -394,25 +402,13 @@ describe.each(dialects)('wechaty provider with puppet-mock (%s)', (dialect) => {
 
   it('writes nothing when the network confirms a login that no longer waits (cancelled meanwhile)', async () => {
     // Made here, so not read first: the confirmation's writes (the device, the account, the counts)
-    // are made and rolled back when its move finds the login gone.
-    const c = await customerWithSubAccount(t, cat);
-    const qr = await t.call(messagingCalls.getQrCode, {}, { headers: c.creds });
-    const { instanceId, deviceId } = qr.data;
-    const mocker = net.latest;
-    const stored = () =>
-      t.database.db
-        .selectFrom('wx_logins')
-        .selectAll()
-        .where('id', '=', instanceId)
-        .executeTakeFirstOrThrow();
-    mocker.scan(qr.data.qrUrl, ScanStatus.Scanned);
-    await until(async () => (await stored()).state === 'scanned', 'the scan');
-    // Cancelled as by another process (this one's copy of the login's facts stays).
-    await t.database.db
-      .updateTable('wx_logins')
-      .set({ state: 'cancelled', result: 'cancelled', ended_at: Date.now() })
-      .where('id', '=', instanceId)
-      .execute();
+    // are made and rolled back when its move finds the login gone. Cancelled as by another process
+    // (this one's copy of the login's facts stays).
+    const { c, deviceId, mocker, stored } = await scannedThenChanged({
+      state: 'cancelled',
+      result: 'cancelled',
+      ended_at: Date.now(),
+    });
     const me = mocker.createContact({ name: '已取消' });
     mocker.login(me);
     // Refused, the network's session is logged out and its puppet stops: the confirmation is over.
