@@ -63,6 +63,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 interface Backend {
   name: string;
   windows: RateWindows;
+  /** Another process's store on the same backend. */
+  another(): RateWindows;
   dispose(): Promise<void>;
   /** The table store only: rows in rate_windows, and the sweep. */
   table?: { rows(): Promise<number>; sweep(now?: number): Promise<number> };
@@ -77,6 +79,7 @@ const backends: { name: string; make(): Promise<Backend> }[] = [
       return {
         name: `table (${dialect})`,
         windows: tableWindows(db),
+        another: () => tableWindows(db),
         dispose: () => t.close(),
         table: {
           rows: async () =>
@@ -91,9 +94,11 @@ const backends: { name: string; make(): Promise<Backend> }[] = [
         {
           name: 'redis',
           async make(): Promise<Backend> {
+            const prefix = `${runPrefix}unit:${randomBytes(3).toString('hex')}:`;
             return {
               name: 'redis',
-              windows: redisWindows(redis!, `${runPrefix}unit:${randomBytes(3).toString('hex')}:`),
+              windows: redisWindows(redis!, prefix),
+              another: () => redisWindows(redis!, prefix),
               dispose: async () => {},
             };
           },
@@ -169,6 +174,28 @@ describe.each(backends)('rate limit backend: $name', ({ make }) => {
     expect(counts.map((c) => c.current).sort((x, y) => x - y)).toEqual(
       Array.from({ length: 50 }, (_, i) => i + 1),
     );
+  });
+
+  it('a limit of 100 or more reserves places in the store: the next requests are counted at once, another process counts after them', async () => {
+    const first = await counter.hit('10.0.0.7', 60_000, 1000);
+    expect(first.current).toBe(1);
+    // floor((500 - 1) / 8) = 62 places reserved beyond it, answered without the store.
+    for (let place = 2; place <= 63; place++) {
+      const count = counter.hit('10.0.0.7', 60_000, 1000);
+      expect(count).not.toBeInstanceOf(Promise);
+      expect(count).toMatchObject({ current: place });
+    }
+    const other = routeAddressCounter(b.another(), (err) => {
+      throw err;
+    });
+    expect(await other.hit('10.0.0.7', 60_000, 1000)).toMatchObject({ current: 64 });
+    // The first process's lease used up: it asks again and counts after the other's.
+    const next = await counter.hit('10.0.0.7', 60_000, 1000);
+    expect(next.current).toBeGreaterThan(64);
+    // A captcha's 30 a minute is counted in the store request by request.
+    expect(await counter.hit('10.0.0.8', 60_000, 30)).toMatchObject({ current: 1 });
+    expect(await other.hit('10.0.0.8', 60_000, 30)).toMatchObject({ current: 2 });
+    expect(await counter.hit('10.0.0.8', 60_000, 30)).toMatchObject({ current: 3 });
   });
 
   it('the table sweep deletes expired windows only', async ({ skip }) => {

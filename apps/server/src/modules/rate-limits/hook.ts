@@ -95,7 +95,7 @@ function limitHook(
     if (exempt(req)) return done();
     let result: RateCount | Promise<RateCount>;
     try {
-      result = counter.hit(clientOf(req.ip), windowMs);
+      result = counter.hit(clientOf(req.ip), windowMs, max);
     } catch {
       return done(); // fail open (the counter has warned)
     }

@@ -82,7 +82,10 @@ export function createRateLimits(opts: RateLimitOptions): RateLimits {
             kind: 'redis',
             hit: () => Promise.reject(new Error('Redis not connected yet')),
           };
-  const counter = routeAddressCounter({ kind, hit: (key, windowMs) => windows.hit(key, windowMs) }, warn);
+  const counter = routeAddressCounter(
+    { kind, hit: (key, windowMs, max) => windows.hit(key, windowMs, max) },
+    warn,
+  );
   const timers = new Set<NodeJS.Timeout>();
 
   return {
