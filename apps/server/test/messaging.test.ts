@@ -227,6 +227,50 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       ).toBe('confirmed');
     });
 
+    it("the phone's confirm button needs a scanned code: before the scan, while it waits for its verification code, after its time — 请先扫码, nothing written", async () => {
+      const c = await customerWithSubAccount(t, cat);
+      const confirm = (instanceId: string) => t.call(simCalls.scanAction, { instanceId, action: 'confirm' });
+      const state = async (instanceId: string) =>
+        (
+          await t.database.db
+            .selectFrom('wx_logins')
+            .select('state')
+            .where('id', '=', instanceId)
+            .executeTakeFirst()
+        )?.state;
+      const notScanned = { status: 409, message: '请先扫码' };
+
+      const waiting = (await t.call(messagingCalls.getQrCode, {}, { token: c.token })).data.instanceId;
+      expect(await confirm(waiting)).toMatchObject(notScanned);
+      expect(await state(waiting)).toBe('waiting');
+
+      const verifying = (await t.call(messagingCalls.getQrCode, {}, { token: c.token })).data.instanceId;
+      await t.call(simCalls.scanAction, { instanceId: verifying, action: 'scan' });
+      await t.call(simCalls.scanAction, { instanceId: verifying, action: 'confirm_verify' });
+      expect(await confirm(verifying)).toMatchObject(notScanned);
+      expect(await state(verifying)).toBe('need_verify');
+
+      const late = (await t.call(messagingCalls.getQrCode, {}, { token: c.token })).data.instanceId;
+      await t.call(simCalls.scanAction, { instanceId: late, action: 'scan' });
+      await t.database.db
+        .updateTable('wx_logins')
+        .set({ expires_at: Date.now() - 1 })
+        .where('id', '=', late)
+        .execute();
+      expect(await confirm(late)).toMatchObject(notScanned);
+      expect(await state(late)).toBe('expired');
+
+      // None of them put an account online or touched a device.
+      expect((await t.call(statisticsCalls.getOnlineCountNow, {}, { token: c.token })).data.value).toBe(0);
+      const devices = await t.call(recordCalls.queryDeviceRecord, {}, { token: c.token });
+      expect(devices.data.list.every((d: { loginCount: number }) => d.loginCount === 0)).toBe(true);
+
+      // The code scanned after the refused confirmation still logs in with the button.
+      await t.call(simCalls.scanAction, { instanceId: waiting, action: 'scan' });
+      expect((await confirm(waiting)).data.state).toBe('confirmed');
+      expect(await state(waiting)).toBe('confirmed');
+    });
+
     it('cancelled and expired QR codes end without a login', async () => {
       const c = await customerWithSubAccount(t, cat);
       const a = (await t.call(messagingCalls.getQrCode, {}, { token: c.token })).data;

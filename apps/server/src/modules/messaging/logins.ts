@@ -8,7 +8,7 @@ import type { CompanyGate } from '../company/service.js';
 import type { PackageService } from '../packages/service.js';
 import type { GatewayContext } from './context.js';
 import { toWxAccount, type WxAccountViewRow } from './mappers.js';
-import type { LoginProfile, ProviderEvents } from './provider.js';
+import type { ConfirmOptions, LoginProfile, ProviderEvents } from './provider.js';
 import { qrSvg } from './qr-image.js';
 import * as repo from './repo.js';
 import { OFFLINE_SEND_ERROR, type SendQueue } from './send-queue.js';
@@ -244,10 +244,13 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
     };
   }
 
-  /** The login as read (expiry applied); refused, with the reason, unless it waits for its confirmation. */
-  async function confirmableLogin(loginId: string): Promise<WxLoginRow> {
+  /**
+   * The login as read (expiry applied); refused, with the reason, unless it waits for its
+   * confirmation: scanned, or waiting for its verification code (unless `scannedOnly`).
+   */
+  async function confirmableLogin(loginId: string, scannedOnly: boolean): Promise<WxLoginRow> {
     const login = await expireIfDue((await repo.findLogin(db, loginId))!);
-    if (login.state === 'scanned' || login.state === 'need_verify') return login;
+    if (login.state === 'scanned' || (login.state === 'need_verify' && !scannedOnly)) return login;
     throw new AppError(
       'CONFLICT',
       login.state === 'expired' ? '二维码已过期，请刷新后重新扫码' : '二维码已失效',
@@ -259,11 +262,13 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
    * which does not count twice), then must fit the company's quota; the login becomes its session
    * and the device remembers it. Refused for quota or package, the attempt ends and says why.
    */
-  async function confirmLogin(loginId: string, profile: LoginProfile) {
+  async function confirmLogin(loginId: string, profile: LoginProfile, opts: ConfirmOptions = {}) {
+    const scannedOnly = opts.scannedOnly ?? false;
     const made = madeHere.get(loginId);
     // A login this process made, unexpired by its clock: its facts, no read (the move below checks
     // its state and time). Otherwise read, and refused at once unless it waits for this confirmation.
-    const login: LoginFacts = made && made.expires_at > Date.now() ? made : await confirmableLogin(loginId);
+    const login: LoginFacts =
+      made && made.expires_at > Date.now() ? made : await confirmableLogin(loginId, scannedOnly);
     // Read before the transaction: on SQLite it holds the only connection.
     const sub = (await subAccounts.subAccount(login.company_id, login.api_account_id))!;
     const now = Date.now();
@@ -294,7 +299,13 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
         // its turn at that step and the counts are exact (repo.putOnlineAndConfirm).
         const joined = await loginQuota.putOnlineAndConfirm(
           trx,
-          { id: login.id, companyId: login.company_id, subAccountId: sub.id, wxid: profile.wxid },
+          {
+            id: login.id,
+            companyId: login.company_id,
+            subAccountId: sub.id,
+            wxid: profile.wxid,
+            scannedOnly,
+          },
           accountWrite(login, profile, { id: accountId, known: existing !== undefined }, now),
           now,
         );
@@ -316,7 +327,8 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
     } catch (err) {
       // Why the login could not be confirmed, first: when it was not read before, the account's or
       // the quota's refusal was met first, but only matters to a login that still waits.
-      if (err === notMoved || (login === made && err instanceof AppError)) await confirmableLogin(loginId);
+      if (err === notMoved || (login === made && err instanceof AppError))
+        await confirmableLogin(loginId, scannedOnly);
       if (err instanceof AppError && err.is('QUOTA_EXHAUSTED', 'PACKAGE_EXPIRED')) {
         await move(login.id, ['scanned', 'need_verify'], {
           state: 'cancelled',

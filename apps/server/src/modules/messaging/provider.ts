@@ -55,11 +55,20 @@ export interface AddressList {
   ghs: string[];
 }
 
+export interface ConfirmOptions {
+  /**
+   * Only a scanned login may be confirmed, not one waiting for its verification code (the phone's
+   * confirm button; its verify button, and a network's confirmation, take either).
+   */
+  scannedOnly?: boolean;
+}
+
 /** What a provider reports; the gateway turns each into records, callbacks and live events. */
 export interface ProviderEvents {
   scanned(loginId: string, scanner: { nickname: string; avatar: string }): Promise<void>;
   needVerify(loginId: string): Promise<void>;
-  confirmed(loginId: string, profile: LoginProfile): Promise<void>;
+  /** The login confirmed on the phone; refused (AppError) when it no longer waited for that. */
+  confirmed(loginId: string, profile: LoginProfile, opts?: ConfirmOptions): Promise<void>;
   cancelled(loginId: string): Promise<void>;
   /** The network dropped the QR code (timed out or replaced): the customer asks for a new one. */
   expired(loginId: string): Promise<void>;

@@ -344,6 +344,9 @@ export async function takeOffline(db: Kysely<DB>, id: string, reason: string, no
 const onlineCount = (eb: ExpressionBuilder<DB, any>, scope: 'company' | 'sub_account', id: string) =>
   eb.selectFrom('wx_online_counts').select('online').where('scope', '=', scope).where('owner_id', '=', id);
 
+/** A state a login is confirmed from: scanned, or (the phone's verification code) need_verify. */
+type ConfirmableState = 'scanned' | 'need_verify';
+
 /** What a new login must fit: the company's slots and service end, its accounts online. */
 export interface Quota {
   slots: number;
@@ -391,7 +394,7 @@ export function loginQuotaWith(
     db.selectNoFrom((eb) => columns(eb, companyId, subAccountId, now)),
   );
   const confirm = preparedQuery(
-    6,
+    7,
     (
       db,
       loginId: string,
@@ -400,12 +403,13 @@ export function loginQuotaWith(
       now: number,
       accountId: string,
       wxid: string,
+      alsoFrom: ConfirmableState,
     ) =>
       db
         .updateTable('wx_logins')
         .set({ state: 'confirmed', result: 'success', wx_account_id: accountId, wxid, logged_in_at: now })
         .where('id', '=', loginId)
-        .where('state', 'in', ['scanned', 'need_verify'])
+        .where('state', 'in', ['scanned', alsoFrom])
         .where('expires_at', '>', now)
         .returningAll()
         .returning((eb) => columns(eb, companyId, subAccountId, now)),
@@ -422,6 +426,7 @@ export function loginQuotaWith(
       now: number;
       accountId: string;
       wxid: string;
+      alsoFrom: ConfirmableState;
     },
   ) =>
     db
@@ -452,7 +457,7 @@ export function loginQuotaWith(
             logged_in_at: c.now,
           })
           .where('id', '=', c.loginId)
-          .where('state', 'in', ['scanned', 'need_verify'])
+          .where('state', 'in', ['scanned', c.alsoFrom])
           .where('expires_at', '>', c.now)
           .returningAll(),
       )
@@ -473,7 +478,7 @@ export function loginQuotaWith(
     write: (qc: QueryCreator<DB>, values: Record<string, unknown>) => AccountWriteCte,
   ) =>
     preparedQuery(
-      5 + columns.length,
+      6 + columns.length,
       (
         db,
         loginId: string,
@@ -481,6 +486,7 @@ export function loginQuotaWith(
         subAccountId: string,
         now: number,
         wxid: string,
+        alsoFrom: ConfirmableState,
         ...values: unknown[]
       ) => {
         const row = Object.fromEntries(columns.map((col, i) => [col, values[i]]));
@@ -492,6 +498,7 @@ export function loginQuotaWith(
           now,
           accountId,
           wxid,
+          alsoFrom,
         });
       },
     );
@@ -517,7 +524,8 @@ export function loginQuotaWith(
     /**
      * A confirmation's account goes online (written new, or the known one brought back) and its
      * login becomes the account's session; `moved` is missing when the login no longer waited for
-     * its confirmation, or its QR code's time had run out at `now` (the caller then rolls back). Its
+     * its confirmation (scanned, or waiting for its verification code unless `scannedOnly`), or its
+     * QR code's time had run out at `now` (the caller then rolls back). Its
      * quota counts the others' accounts online, this one not among them (what an account that was
      * offline must fit). In a transaction, which ends soon after.
      *
@@ -532,14 +540,16 @@ export function loginQuotaWith(
      */
     async putOnlineAndConfirm(
       db: Kysely<DB>,
-      login: { id: string; companyId: string; subAccountId: string; wxid: string },
+      login: { id: string; companyId: string; subAccountId: string; wxid: string; scannedOnly: boolean },
       account: { known: true; id: string; patch: RejoinPatch } | { known: false; row: NewAccount },
       now: number,
     ): Promise<{
       account: Selectable<WxAccountsTable>;
       moved?: { login: Selectable<WxLoginsTable>; quota: Quota };
     }> {
-      const keys = [login.id, login.companyId, login.subAccountId, now, login.wxid] as const;
+      // The states the login may be moved from: 'scanned', and 'need_verify' unless scannedOnly.
+      const alsoFrom: ConfirmableState = login.scannedOnly ? 'scanned' : 'need_verify';
+      const keys = [login.id, login.companyId, login.subAccountId, now, login.wxid, alsoFrom] as const;
       if (db.getExecutor().adapter instanceof PostgresAdapter) {
         const result = account.known
           ? await joinKnown(db, ...keys, account.id, ...REJOIN_COLUMNS.map((c) => account.patch[c]))
@@ -555,7 +565,16 @@ export function loginQuotaWith(
         ? await updateAccountReturning(db, account.id, account.patch)
         : await insertAccount(db, account.row);
       const moved = (
-        await confirm(db, login.id, login.companyId, login.subAccountId, now, written.id, login.wxid)
+        await confirm(
+          db,
+          login.id,
+          login.companyId,
+          login.subAccountId,
+          now,
+          written.id,
+          login.wxid,
+          alsoFrom,
+        )
       ).rows[0];
       if (!moved) return { account: written };
       const { quota, rest: row } = splitQuota(moved);

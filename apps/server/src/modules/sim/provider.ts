@@ -6,6 +6,7 @@ import { newId } from '../../lib/crypto.js';
 import type { FileService } from '../files/service.js';
 import type {
   AccountRef,
+  ConfirmOptions,
   IncomingMessage,
   MessagingProvider,
   OutgoingMessage,
@@ -398,15 +399,14 @@ export function createSimulator(opts: SimulatorOptions) {
         const p = personForDevice(deviceId);
         return emit().scanned(loginId, { nickname: p.nickname, avatar: avatarUrl(p.nickname) });
       },
-      confirm: (loginId: string, deviceId: string) => {
-        qrDevices.delete(loginId); // a confirmed code is never scanned again
+      async confirm(loginId: string, deviceId: string, opts?: ConfirmOptions) {
         const p = personForDevice(deviceId);
-        return emit().confirmed(loginId, {
-          wxid: p.wxid,
-          nickname: p.nickname,
-          avatar: avatarUrl(p.nickname),
-          alias: p.alias,
-        });
+        await emit().confirmed(
+          loginId,
+          { wxid: p.wxid, nickname: p.nickname, avatar: avatarUrl(p.nickname), alias: p.alias },
+          opts,
+        );
+        qrDevices.delete(loginId); // a confirmed code is never scanned again
       },
       requireVerify: (loginId: string) => emit().needVerify(loginId),
       cancel: (loginId: string) => emit().cancelled(loginId),

@@ -17,6 +17,9 @@ const STATE_AFTER = {
   cancel: 'cancelled',
 } as const satisfies Record<CallRequest<typeof simCalls.scanAction>['action'], QrState>;
 
+/** The phone's answer to a confirmation of a code it has not scanned (or that is no longer scanned). */
+const NOT_SCANNED = '请先扫码';
+
 /** The simulator's phone page, its avatars, and the /api/sim/* controls. */
 export function registerSimulatorRoutes(
   app: FastifyInstance,
@@ -59,12 +62,26 @@ export function registerSimulatorRoutes(
         await sim.phone.scan(input.instanceId, deviceId);
         return { state: STATE_AFTER.scan };
       }
+      if (input.action === 'confirm') {
+        // The phone's confirm button takes a scanned code only. A code made here is not read: the
+        // confirmation moves a scanned login only, and when it is refused the login is read to say
+        // why in the phone's words. A code made by another process is read first, as the others are.
+        const made = sim.deviceOfQr(input.instanceId);
+        const login = made ? undefined : await actedOn(input.instanceId);
+        if (login && login.state !== 'scanned') throw new AppError('CONFLICT', NOT_SCANNED);
+        try {
+          await sim.phone.confirm(input.instanceId, made ?? login!.device_id, { scannedOnly: true });
+        } catch (err) {
+          // A refusal for the login's state (a quota's refusal comes only after the login moved).
+          const aboutState = made && err instanceof AppError && err.is('CONFLICT');
+          if (aboutState && (await actedOn(input.instanceId)).state !== 'scanned')
+            throw new AppError('CONFLICT', NOT_SCANNED);
+          throw err;
+        }
+        return { state: STATE_AFTER.confirm };
+      }
       const login = await actedOn(input.instanceId);
       switch (input.action) {
-        case 'confirm':
-          if (login.state !== 'scanned') throw new AppError('CONFLICT', '请先扫码');
-          await sim.phone.confirm(login.id, login.device_id);
-          break;
         case 'confirm_verify':
           await sim.phone.requireVerify(login.id);
           break;
