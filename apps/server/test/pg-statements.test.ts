@@ -1,8 +1,8 @@
-import { type Kysely, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Database, openDatabase } from '../src/db/index.js';
-import { PLAN_EACH_TIME } from '../src/db/pg-statements.js';
+import { namedStatementPool, PLAN_EACH_TIME } from '../src/db/pg-statements.js';
 import type { DB } from '../src/db/schema.js';
 import { createPgSchema, dialects, withSchemaChangeLock } from './helpers.js';
 
@@ -80,5 +80,106 @@ describe.skipIf(!dialects.includes('postgres'))('prepared statements (postgres)'
     expect((await db.transaction().execute((trx) => read(trx))).rows).toEqual([
       { id: 2, name: 'b', note: 'x', extra: 7, one: 1 },
     ]);
+  });
+
+  it("a transaction's begin is written with its first statement, before its answer; one that runs nothing sends nothing", async () => {
+    // What the connection is asked, in order; and on its socket, how many answers had come back
+    // since the begin was written when the first statement was written after it.
+    const written: string[] = [];
+    let answersAfterBegin: number | undefined;
+    let statementWrittenAfter: number | undefined;
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: 1,
+      pipeline: true,
+      options: `-c search_path=${schema.schema}`,
+    });
+    const connect = pool.connect.bind(pool);
+    const seen = new WeakSet<object>();
+    (pool as unknown as { connect: () => Promise<pg.PoolClient> }).connect = async () => {
+      const client = await connect();
+      if (!seen.has(client)) {
+        seen.add(client);
+        const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+        (client as unknown as { query: unknown }).query = (...args: unknown[]) => {
+          const config = args[0] as string | { text: string };
+          written.push(typeof config === 'string' ? config : config.text);
+          return query(...args);
+        };
+        const connection = (
+          client as unknown as { connection: pg.Connection & { stream: NodeJS.WritableStream } }
+        ).connection;
+        // Before pg's own listener, which writes the next query at once when not pipelining.
+        connection.prependListener('readyForQuery', () => {
+          if (answersAfterBegin !== undefined) answersAfterBegin += 1;
+        });
+        const write = connection.stream.write.bind(connection.stream) as (...args: unknown[]) => boolean;
+        connection.stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+          const bytes = Buffer.isBuffer(chunk) ? chunk.toString('latin1') : String(chunk);
+          if (bytes.includes('begin\0')) answersAfterBegin = 0;
+          if (bytes.includes('insert into items') && statementWrittenAfter === undefined)
+            statementWrittenAfter = answersAfterBegin;
+          return write(chunk, ...rest);
+        }) as typeof connection.stream.write;
+      }
+      return client;
+    };
+    const own = new Kysely<DB>({ dialect: new PostgresDialect({ pool: namedStatementPool(pool) }) });
+    try {
+      const insert = (d: Kysely<DB>, id: number) =>
+        sql`insert into items (id, name) values (${id}, 'held')`.execute(d);
+      const ids = async () =>
+        (
+          await sql<{ id: number }>`select id from items where name = 'held' order by id`.execute(own)
+        ).rows.map((r) => r.id);
+
+      await own.transaction().execute(async (trx) => {
+        await insert(trx, 10);
+        await insert(trx, 11);
+      });
+      expect(written).toEqual([
+        'begin',
+        "insert into items (id, name) values ($1, 'held')",
+        "insert into items (id, name) values ($1, 'held')",
+        'commit',
+      ]);
+      // The first statement went out before the begin's answer came back: one round trip for both.
+      expect(statementWrittenAfter).toBe(0);
+      expect(await ids()).toEqual([10, 11]);
+
+      // Rolled back, it was a transaction all along: nothing of it stays.
+      written.length = 0;
+      await expect(
+        own.transaction().execute(async (trx) => {
+          await insert(trx, 12);
+          throw new Error('changed my mind');
+        }),
+      ).rejects.toThrow('changed my mind');
+      await expect(
+        own.transaction().execute(async (trx) => {
+          await insert(trx, 13);
+          await insert(trx, 10); // a duplicate key: the transaction fails
+        }),
+      ).rejects.toThrow(/duplicate key/);
+      expect(await ids()).toEqual([10, 11]);
+      expect(written.filter((text) => text === 'rollback')).toHaveLength(2);
+
+      // The server's own pool pipelines too.
+      const made = vi.spyOn(pg, 'Pool');
+      const server = await openDatabase({ databaseUrl: url, pgSchema: schema.schema, poolSize: 1 });
+      await server.close();
+      expect(made.mock.calls[0]?.[0]).toMatchObject({ pipeline: true });
+      made.mockRestore();
+
+      // A transaction that runs no statement asks the connection nothing.
+      written.length = 0;
+      await own.transaction().execute(async () => {});
+      expect(written).toEqual([]);
+      // The connection is not left inside a transaction: a later write outside one stays.
+      await insert(own, 14);
+      expect(await ids()).toEqual([10, 11, 14]);
+    } finally {
+      await own.destroy();
+    }
   });
 });

@@ -63,6 +63,9 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       connectionString: opts.databaseUrl,
       max: opts.poolSize ?? 20,
       connectionTimeoutMillis: opts.poolWaitMs ?? POOL_WAIT_MS,
+      // Queries written without waiting for the answers before them (namedStatementPool sends a
+      // transaction's `begin` with its first statement); each still gets its own answer, in order.
+      pipeline: opts.preparedStatements !== false,
       ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
     });
     const db = new Kysely<DB>({

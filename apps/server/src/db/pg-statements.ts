@@ -27,6 +27,8 @@ export const PLAN_EACH_TIME = '/* plan each time */';
  * - A schema change made by another process (a rolling deploy adding a column) makes a statement
  *   prepared before it fail with "cached plan must not change result type" (0A000): its text takes a
  *   new name, so every connection prepares it anew, and a query outside a transaction is run again.
+ * - A transaction's `begin` is held back and written with its first statement (the pool's
+ *   connections pipeline): a transaction waits for one round trip less (bench/README.md, session 37).
  * - Behind a connection pooler in transaction mode (PgBouncer before 1.21, or without
  *   `max_prepared_statements`) statements would land on other server connections: turn it off there
  *   (DATABASE_PREPARED_STATEMENTS=false).
@@ -42,9 +44,9 @@ export function namedStatementPool(
   /** The replanning round each connection's plans were made in (see replanRound). */
   const roundOf = new WeakMap<pg.PoolClient, number>();
   /** A connection's first query of a new round, outside a transaction, goes after its plans. */
-  function replanDue(client: pg.PoolClient) {
+  function replanDue(client: pg.PoolClient, inTransaction: boolean) {
     const round = roundNow();
-    if (roundOf.get(client)! >= round || client.getTransactionStatus() !== 'I') return false;
+    if (roundOf.get(client)! >= round || inTransaction) return false;
     roundOf.set(client, round);
     return true;
   }
@@ -58,8 +60,13 @@ export function namedStatementPool(
     return name;
   };
 
-  async function run(client: pg.PoolClient, text: string, name: string, values: unknown[]) {
-    const outsideTransaction = client.getTransactionStatus() === 'I';
+  async function run(
+    client: pg.PoolClient,
+    text: string,
+    name: string,
+    values: unknown[],
+    outsideTransaction: boolean,
+  ) {
     try {
       return await client.query({ name, text, values });
     } catch (err) {
@@ -76,15 +83,46 @@ export function namedStatementPool(
     let kept = wrapped.get(client);
     if (kept) return kept;
     // Kysely hands over a fresh array of values for each query: passed on as it is, not copied.
-    const send = (text: string, values?: unknown[]) => {
+    const send = (text: string, values: unknown[] | undefined, inTransaction: boolean) => {
       const name = values?.length && !text.includes(PLAN_EACH_TIME) ? nameOf(text) : undefined;
-      return name ? run(client, text, name, values!) : client.query(text, values);
+      return name ? run(client, text, name, values!, !inTransaction) : client.query(text, values);
     };
+    /** A transaction's `begin`, held back until its first statement (see below). */
+    let beginHeld = false;
+    /** A transaction is open: begun (sent or held) and not yet committed or rolled back. */
+    let transactionOpen = false;
     // biome-ignore lint/suspicious/noExplicitAny: Kysely's client type has two overloads (text, cursor)
     const query: any = (textOrCursor: unknown, values?: unknown[]) => {
       if (typeof textOrCursor !== 'string') return client.query(textOrCursor as pg.Submittable);
-      if (replanDue(client)) return client.query('discard plans').then(() => send(textOrCursor, values));
-      return send(textOrCursor, values);
+      const text = textOrCursor;
+      if (!values?.length) {
+        if (text === 'begin') {
+          // Held back, and sent with the first statement (the pool's connections pipeline): a
+          // transaction waits one round trip less. A transaction that runs nothing sends nothing.
+          beginHeld = true;
+          transactionOpen = true;
+          return Promise.resolve(NOTHING_SENT);
+        }
+        if (text === 'commit' || text === 'rollback') {
+          transactionOpen = false;
+          if (beginHeld) {
+            beginHeld = false;
+            return Promise.resolve(NOTHING_SENT);
+          }
+        }
+      }
+      const inTransaction = transactionOpen || client.getTransactionStatus() !== 'I';
+      if (beginHeld) {
+        beginHeld = false;
+        if (replanDue(client, false)) void client.query('discard plans').catch(() => {});
+        // Nothing is sent between this and the statement, so nothing else runs inside it; if it
+        // fails, the connection failed and so does the statement behind it (whose error is seen).
+        void client.query('begin').catch(() => {});
+        return send(text, values, true);
+      }
+      if (replanDue(client, inTransaction))
+        return client.query('discard plans').then(() => send(text, values, inTransaction));
+      return send(text, values, inTransaction);
     };
     roundOf.set(client, roundNow()); // a new connection has no plans yet
     kept = { query, release: () => client.release() };
@@ -93,10 +131,15 @@ export function namedStatementPool(
   }
 
   return {
+    // pg's pipeline mode (the pool's `pipeline: true`): a query is written at once, not after the
+    // answer to the one before, so a held `begin` and its first statement share a round trip.
     connect: async () => wrap(await pool.connect()),
     end: () => pool.end(),
   };
 }
+
+/** What a held `begin` (or the end of a transaction that never sent it) answers Kysely. */
+const NOTHING_SENT = { command: 'BEGIN', rowCount: null, rows: [] };
 
 /**
  * Which replanning round a process `ageMs` old is in: 0 for its first 5 seconds, then a new round
