@@ -116,8 +116,8 @@ describe.skipIf(!dialects.includes('postgres'))('prepared statements (postgres)'
         const write = connection.stream.write.bind(connection.stream) as (...args: unknown[]) => boolean;
         connection.stream.write = ((chunk: unknown, ...rest: unknown[]) => {
           const bytes = Buffer.isBuffer(chunk) ? chunk.toString('latin1') : String(chunk);
-          if (bytes.includes('begin\0')) answersAfterBegin = 0;
-          if (bytes.includes('insert into items') && statementWrittenAfter === undefined)
+          if (/begin[;\0]/.test(bytes)) answersAfterBegin = 0;
+          if (/insert into items|current_setting/.test(bytes) && statementWrittenAfter === undefined)
             statementWrittenAfter = answersAfterBegin;
           return write(chunk, ...rest);
         }) as typeof connection.stream.write;
@@ -178,6 +178,39 @@ describe.skipIf(!dialects.includes('postgres'))('prepared statements (postgres)'
       // The connection is not left inside a transaction: a later write outside one stays.
       await insert(own, 14);
       expect(await ids()).toEqual([10, 11, 14]);
+
+      // An opening with settings (the callbacks' claim) is held back the same way, and holds.
+      written.length = 0;
+      statementWrittenAfter = undefined;
+      const setting = (conn: Kysely<DB>) =>
+        sql<{ v: string }>`select current_setting(${'enable_bitmapscan'}) as v`
+          .execute(conn)
+          .then((r) => r.rows[0]!.v);
+      const inside = await own.connection().execute(async (conn) => {
+        await sql.raw('begin; set local enable_bitmapscan = off').execute(conn);
+        const v = await setting(conn);
+        await sql.raw('commit').execute(conn);
+        return v;
+      });
+      expect(inside).toBe('off');
+      expect(statementWrittenAfter).toBe(0);
+      expect(written).toEqual([
+        'begin; set local enable_bitmapscan = off',
+        'select current_setting($1) as v',
+        'commit',
+      ]);
+      expect(await setting(own)).toBe('on');
+
+      // A connection given back with its begin still held (nothing ran, nothing ended it) starts
+      // clean for its next user: that one's statement is its own transaction.
+      await own.connection().execute(async (conn) => {
+        await sql.raw('begin').execute(conn);
+      });
+      written.length = 0;
+      await insert(own, 15);
+      expect(written).toEqual(["insert into items (id, name) values ($1, 'held')"]);
+      const alone = await sql<{ own: boolean }>`select now() = statement_timestamp() as own`.execute(own);
+      expect(alone.rows[0]!.own).toBe(true);
     } finally {
       await own.destroy();
     }

@@ -87,8 +87,8 @@ export function namedStatementPool(
       const name = values?.length && !text.includes(PLAN_EACH_TIME) ? nameOf(text) : undefined;
       return name ? run(client, text, name, values!, !inTransaction) : client.query(text, values);
     };
-    /** A transaction's `begin`, held back until its first statement (see below). */
-    let beginHeld = false;
+    /** A transaction's opening (`begin`, maybe with `set local …`), held back until its first statement. */
+    let beginHeld: string | undefined;
     /** A transaction is open: begun (sent or held) and not yet committed or rolled back. */
     let transactionOpen = false;
     // biome-ignore lint/suspicious/noExplicitAny: Kysely's client type has two overloads (text, cursor)
@@ -96,28 +96,29 @@ export function namedStatementPool(
       if (typeof textOrCursor !== 'string') return client.query(textOrCursor as pg.Submittable);
       const text = textOrCursor;
       if (!values?.length) {
-        if (text === 'begin') {
+        if (OPENS_TRANSACTION.test(text)) {
           // Held back, and sent with the first statement (the pool's connections pipeline): a
           // transaction waits one round trip less. A transaction that runs nothing sends nothing.
-          beginHeld = true;
+          beginHeld = text;
           transactionOpen = true;
           return Promise.resolve(NOTHING_SENT);
         }
         if (text === 'commit' || text === 'rollback') {
           transactionOpen = false;
-          if (beginHeld) {
-            beginHeld = false;
+          if (beginHeld !== undefined) {
+            beginHeld = undefined;
             return Promise.resolve(NOTHING_SENT);
           }
         }
       }
       const inTransaction = transactionOpen || client.getTransactionStatus() !== 'I';
-      if (beginHeld) {
-        beginHeld = false;
+      if (beginHeld !== undefined) {
+        const opening = beginHeld;
+        beginHeld = undefined;
         if (replanDue(client, false)) void client.query('discard plans').catch(() => {});
         // Nothing is sent between this and the statement, so nothing else runs inside it; if it
         // fails, the connection failed and so does the statement behind it (whose error is seen).
-        void client.query('begin').catch(() => {});
+        void client.query(opening).catch(() => {});
         return send(text, values, true);
       }
       if (replanDue(client, inTransaction))
@@ -125,7 +126,15 @@ export function namedStatementPool(
       return send(text, values, inTransaction);
     };
     roundOf.set(client, roundNow()); // a new connection has no plans yet
-    kept = { query, release: () => client.release() };
+    kept = {
+      query,
+      release: () => {
+        // A transaction that sent nothing ended with its connection: the next user starts clean.
+        beginHeld = undefined;
+        transactionOpen = false;
+        client.release();
+      },
+    };
     wrapped.set(client, kept);
     return kept;
   }
@@ -137,6 +146,9 @@ export function namedStatementPool(
     end: () => pool.end(),
   };
 }
+
+/** A transaction's opening the pool holds back: `begin`, alone or with `set local …` after it. */
+const OPENS_TRANSACTION = /^begin(;|$)/;
 
 /** What a held `begin` (or the end of a transaction that never sent it) answers Kysely. */
 const NOTHING_SENT = { command: 'BEGIN', rowCount: null, rows: [] };

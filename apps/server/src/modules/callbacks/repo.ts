@@ -178,7 +178,7 @@ const dueEvents = (db: Kysely<DB>, now: number, limit: number) =>
  * 33,000 pending; 1.1 s, then 216 ms, under load). Bitmap scans are off for the read: the ordered
  * index scan is then its only plan short of reading the whole table; the statement is planned for
  * each run (PLAN_EACH_TIME), never with a generic plan made while the table was small. (Was five
- * round trips a pass, a quarter of all statements in the PostgreSQL soak; now three.)
+ * round trips a pass, a quarter of all statements in the PostgreSQL soak; now two.)
  */
 export async function claimDue(
   db: Kysely<DB>,
@@ -190,10 +190,10 @@ export async function claimDue(
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
     rows = await db.connection().execute(async (conn) => {
       try {
-        // Three round trips, not five: the transaction opened with bitmap scans off in one (a
-        // statement without parameters goes as a simple query, which may hold several), the lock
-        // and the claim in one statement (the due ids read once, as an array, then each row set by
-        // its primary key), and the commit.
+        // Two round trips, not five: the transaction opened with bitmap scans off (a statement
+        // without parameters goes as a simple query, which may hold several; the pool holds it back
+        // and writes it with the next), the lock and the claim in one statement (the due ids read
+        // once, as an array, then each row set by its primary key), and the commit.
         await sql.raw('begin; set local enable_bitmapscan = off').execute(conn);
         const due = dueEvents(conn, now, limit).forUpdate().skipLocked();
         const claimed = await conn
