@@ -91,9 +91,22 @@ export function namedStatementPool(
     let beginHeld: string | undefined;
     /** A transaction is open: begun (sent or held) and not yet committed or rolled back. */
     let transactionOpen = false;
+    /** Writes the held opening (after the plans it is due to drop), the statement right behind it. */
+    const sendHeldBegin = () => {
+      if (beginHeld === undefined) return;
+      const opening = beginHeld;
+      beginHeld = undefined;
+      if (replanDue(client, false)) void client.query('discard plans').catch(() => {});
+      // Nothing is sent between this and the statement, so nothing else runs inside it; if it
+      // fails, the connection failed and so does the statement behind it (whose error is seen).
+      void client.query(opening).catch(() => {});
+    };
     // biome-ignore lint/suspicious/noExplicitAny: Kysely's client type has two overloads (text, cursor)
     const query: any = (textOrCursor: unknown, values?: unknown[]) => {
-      if (typeof textOrCursor !== 'string') return client.query(textOrCursor as pg.Submittable);
+      if (typeof textOrCursor !== 'string') {
+        sendHeldBegin(); // a cursor (none here; pipeline mode refuses them) still runs inside it
+        return client.query(textOrCursor as pg.Submittable);
+      }
       const text = textOrCursor;
       if (!values?.length) {
         if (OPENS_TRANSACTION.test(text)) {
@@ -113,12 +126,7 @@ export function namedStatementPool(
       }
       const inTransaction = transactionOpen || client.getTransactionStatus() !== 'I';
       if (beginHeld !== undefined) {
-        const opening = beginHeld;
-        beginHeld = undefined;
-        if (replanDue(client, false)) void client.query('discard plans').catch(() => {});
-        // Nothing is sent between this and the statement, so nothing else runs inside it; if it
-        // fails, the connection failed and so does the statement behind it (whose error is seen).
-        void client.query(opening).catch(() => {});
+        sendHeldBegin();
         return send(text, values, true);
       }
       if (replanDue(client, inTransaction))
