@@ -1,8 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AttemptOutcome } from './repo.js';
@@ -16,9 +13,10 @@ import {
 
 /**
  * The thread's program: in the bundle, its own file beside main.js (build.mjs). From source (tests,
- * `npm run dev`) it is bundled the same way on first use, once per process, into a temporary file:
- * a worker thread cannot load TypeScript on every supported Node.js (a loader passed to a worker
- * works on Node 22+ only), and this runs what production runs.
+ * `npm run dev`) it is bundled the same way on first use, once per process, in memory, and handed
+ * to the thread as a `data:` URL (no file to leave behind): a worker thread cannot load TypeScript
+ * on every supported Node.js (a loader passed to a worker works on Node 22+ only), and this runs
+ * what production runs.
  */
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
 let programFromSource: URL | undefined;
@@ -29,21 +27,21 @@ function threadProgram(): URL {
   // production bundle does not try to bundle it.
   const load = createRequire(import.meta.url);
   const { buildSync } = load('esbuild') as typeof import('esbuild');
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'wxc-callback-thread-'));
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  const outfile = path.join(dir, 'callback-thread.mjs');
-  buildSync({
-    entryPoints: [fileURLToPath(new URL('./thread-main.ts', import.meta.url))],
-    outfile,
-    bundle: true, // npm packages too: the file is outside the project's node_modules
+  const entry = fileURLToPath(new URL('./thread-main.ts', import.meta.url));
+  const { outputFiles } = buildSync({
+    entryPoints: [entry],
+    write: false,
+    bundle: true, // npm packages too: a data: URL has no node_modules beside it
     platform: 'node',
     format: 'esm',
+    // The bundled CommonJS packages' require() of Node's own modules; a data: URL cannot anchor it.
     banner: {
-      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+      js: `import { createRequire as __cr } from 'node:module'; const require = __cr(${JSON.stringify(entry)});`,
     },
     logLevel: 'warning',
   });
-  programFromSource = pathToFileURL(outfile);
+  const code = Buffer.from(outputFiles[0]!.contents).toString('base64');
+  programFromSource = new URL(`data:text/javascript;base64,${code}`);
   return programFromSource;
 }
 
