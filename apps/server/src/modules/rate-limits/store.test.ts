@@ -133,7 +133,8 @@ describe('a shared store counted with leases', () => {
     expect(counts.map((c) => c.current).sort((a, b) => a - b)).toEqual(
       Array.from({ length: 50 }, (_, i) => i + 1),
     );
-    // The first asks (with at most 500 places beyond it); the 49 that came meanwhile take places of its lease.
+    // The first asks (with at most 500 places beyond it); the 49 that came meanwhile take places
+    // of its lease.
     expect(shared.calls).toEqual([1 + 500]);
     // Without a limit (a caller that does not say), every request is counted exactly, still batched.
     const exact = sharedTotals();
