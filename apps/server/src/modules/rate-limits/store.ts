@@ -238,7 +238,8 @@ export function tableTotals(db: Kysely<DB>): WindowTotals {
     resolve: (t: { total: number; resetAt: number }) => void;
     reject: (e: unknown) => void;
   };
-  let pending = new Map<string, { windowMs: number; adders: Adder[] }>();
+  /** Per key: its window, the requests added in all, and who added them (in order). */
+  let pending = new Map<string, { windowMs: number; n: number; adders: Adder[] }>();
   let flushing = false;
 
   async function flush() {
@@ -257,15 +258,15 @@ export function tableTotals(db: Kysely<DB>): WindowTotals {
           db,
           [...batch].map(([key, b]) => ({
             key,
-            n: b.adders.reduce((sum, a) => sum + a.n, 0),
+            n: b.n,
             windowMs: b.windowMs,
           })),
           now,
         );
         for (const row of rows) {
-          const { adders } = batch.get(row.key)!;
+          const { n, adders } = batch.get(row.key)!;
           const resetAt = Number(row.reset_at);
-          let total = Number(row.count) - adders.reduce((sum, a) => sum + a.n, 0);
+          let total = Number(row.count) - n;
           for (const a of adders) {
             total += a.n;
             a.resolve({ total, resetAt });
@@ -286,9 +287,10 @@ export function tableTotals(db: Kysely<DB>): WindowTotals {
       return new Promise((resolve, reject) => {
         let entry = pending.get(key);
         if (!entry) {
-          entry = { windowMs, adders: [] };
+          entry = { windowMs, n: 0, adders: [] };
           pending.set(key, entry);
         }
+        entry.n += n;
         entry.adders.push({ n, resolve, reject });
         if (!flushing) void flush();
       });
