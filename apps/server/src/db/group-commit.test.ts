@@ -33,6 +33,9 @@ beforeEach(async () => {
     log: (event) => void statements.push(event.query.sql),
   });
   savepointsOpened = 0;
+  // The clock stands still unless a test moves it: a CI machine once paused over FLUSH_AFTER_MS
+  // between two writes of one turn, and the time bound split a batch a test counted on.
+  vi.spyOn(performance, 'now').mockReturnValue(1_000);
   groupCommit = () => {
     const run = directRunnerOn(sqlite);
     return groupCommitWrites(db, (text, parameters) => {
@@ -43,6 +46,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+  vi.restoreAllMocks();
   await db.destroy();
   await other.close();
   rmSync(dir, { recursive: true, force: true });
@@ -158,19 +162,15 @@ describe('group commit (SQLite)', () => {
   it(`commits once the first write of a batch has waited ${FLUSH_AFTER_MS} ms, whatever the count; the rest of the turn goes next`, async () => {
     const writes = groupCommit();
     let now = 1_000;
-    const clock = vi.spyOn(performance, 'now').mockImplementation(() => now);
-    try {
-      // One turn: two writes, then the turn goes on (other requests) before a third arrives.
-      const first = [writes.write(put('t.a')), writes.write(put('t.b'))];
-      now += FLUSH_AFTER_MS - 1;
-      const third = writes.write(put('t.c')); // not yet: the batch is younger than the bound
-      now += 1;
-      const fourth = writes.write(put('t.d')); // now: a, b, c and d go; e waits for the next
-      const fifth = writes.write(put('t.e'));
-      await Promise.all([...first, third, fourth, fifth]);
-    } finally {
-      clock.mockRestore();
-    }
+    vi.mocked(performance.now).mockImplementation(() => now);
+    // One turn: two writes, then the turn goes on (other requests) before a third arrives.
+    const first = [writes.write(put('t.a')), writes.write(put('t.b'))];
+    now += FLUSH_AFTER_MS - 1;
+    const third = writes.write(put('t.c')); // not yet: the batch is younger than the bound
+    now += 1;
+    const fourth = writes.write(put('t.d')); // now: a, b, c and d go; e waits for the next
+    const fifth = writes.write(put('t.e'));
+    await Promise.all([...first, third, fourth, fifth]);
     expect(commits()).toBe(2);
     expect(await committedKeys()).toEqual(['t.a', 't.b', 't.c', 't.d', 't.e']);
   });
