@@ -22,6 +22,7 @@ import {
   createTestApp,
   dialects,
   freePort,
+  quietTableCounts,
   registerCompany,
   sharedDatabase,
   type TestApp,
@@ -211,7 +212,8 @@ describe.each(dialects)('callbacks (%s)', (dialect) => {
 
     it('uses the company default URL when the sub-account has none; stores nothing without either', async () => {
       const sub = await x.sub();
-      const before = await tableCounts(t.database);
+      // Quiet first: the test before may still be writing its delivery's attempt.
+      const before = await quietTableCounts(t.database);
       expect(await emit(sub)).toBeNull();
       expect(await tableCounts(t.database)).toEqual(before);
       const r = await recv();
@@ -319,8 +321,9 @@ describe.each(dialects)('callbacks (%s)', (dialect) => {
       await waitFor('failed', async () => (await eventRow(t, id))!.status === 'failed');
       await t.call(callbackCalls.replayDelivery, { eventId: id }, sub.creds);
       await waitFor('second failure after the replay', async () => (await eventRow(t, id))!.attempts >= 4);
-      expect((await eventRow(t, id))!.status).toBe('pending'); // retried, not given up at once
       await waitFor('failed again', async () => (await eventRow(t, id))!.status === 'failed');
+      // Retried on the whole schedule again (3 attempts), not given up after the replay's one. (Not
+      // read as `pending` between them: a pause of the retry delays' length would skip past that.)
       expect((await eventRow(t, id))!.attempts).toBe(6);
     });
 

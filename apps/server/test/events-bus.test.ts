@@ -56,10 +56,10 @@ describe.skipIf(!dialects.includes('postgres'))('live events between processes (
 
     // Just started: another process may be running and not heard yet, so events go out.
     a.publish(event(1));
-    await expect.poll(() => wasNotified(1)).toBe(true);
+    await expect.poll(() => wasNotified(1), { timeout: 5_000 }).toBe(true);
 
     // Nobody else heard since (the watcher is a plain LISTEN, not a process): events stay local.
-    await sleep(600);
+    await sleep(1_000); // well past the 400 ms, even on a machine that pauses
     a.publish(event(2));
     await sleep(500);
     expect(wasNotified(2)).toBe(false);
@@ -70,18 +70,21 @@ describe.skipIf(!dialects.includes('postgres'))('live events between processes (
     const heardByB: number[] = [];
     b.subscribe('c-bus', (e) => e.kind === 'realname' && heardByB.push(e.status));
     await expect
-      .poll(() => {
-        a.publish(event(3));
-        return heardByB.includes(3);
-      })
+      .poll(
+        () => {
+          a.publish(event(3));
+          return heardByB.includes(3);
+        },
+        { timeout: 5_000 },
+      )
       .toBe(true);
     expect(wasNotified(3)).toBe(true);
 
     // B stops: once A has not heard from it for a while, A's events stay local again.
     await b.close();
     buses.splice(buses.indexOf(b), 1);
-    await expect.poll(() => byes).toBe(1); // B's last word is out: A hears it about now
-    await sleep(600);
+    await expect.poll(() => byes, { timeout: 5_000 }).toBe(1); // B's last word is out: A hears it about now
+    await sleep(1_000); // well past the 400 ms, even on a machine that pauses
     a.publish(event(4));
     await sleep(500);
     expect(wasNotified(4)).toBe(false);

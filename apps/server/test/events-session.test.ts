@@ -164,9 +164,10 @@ describe.each(dialects)('live events end with their session (%s)', (dialect) => 
 
   it('ends at the session’s absolute expiry, without waiting for a heartbeat', async () => {
     const c = await registerCompany(t);
-    await setSession(c.token, { expires_at: Date.now() + 600 });
+    // 2 s: room for the stream to open first on a slow machine (the heartbeat is 25 s away).
+    await setSession(c.token, { expires_at: Date.now() + 2_000 });
     const s = await open(c.token);
-    expect(await s.endsWithin(1600)).toBe(true);
+    expect(await s.endsWithin(3_500)).toBe(true);
     t.app.services.bus.publish(realname(c.user, 501));
     await sleep(50);
     expect(s.text()).not.toContain('"status":501');
@@ -174,19 +175,19 @@ describe.each(dialects)('live events end with their session (%s)', (dialect) => 
 
   it('ends at the session’s idle expiry', async () => {
     const c = await registerCompany(t);
-    // Idle timeout is one minute: last used 59.4 s ago, so it lapses in 0.6 s.
-    await setSession(c.token, { last_seen_at: Date.now() - 59_400 });
+    // Idle timeout is one minute: last used 58 s ago, so it lapses in 2 s.
+    await setSession(c.token, { last_seen_at: Date.now() - 58_000 });
     const s = await open(c.token);
-    expect(await s.endsWithin(1600)).toBe(true);
+    expect(await s.endsWithin(3_500)).toBe(true);
   });
 
   it('re-evaluates the idle deadline: use of the session elsewhere keeps the stream open', async () => {
     const c = await registerCompany(t);
-    await setSession(c.token, { last_seen_at: Date.now() - 59_400 });
+    await setSession(c.token, { last_seen_at: Date.now() - 58_000 }); // lapses in 2 s
     const s = await open(c.token);
     // Another request (here or in another process) records a use of the session.
     await setSession(c.token, { last_seen_at: Date.now() });
-    expect(await s.endsWithin(1500)).toBe(false);
+    expect(await s.endsWithin(3_000)).toBe(false); // past the old deadline
     t.app.services.bus.publish(realname(c.user, 601));
     await s.waitFor('"status":601');
   });
