@@ -239,6 +239,7 @@ export async function loadConnections({
   keepSamples = false,
   rampMs = 0,
   warmPath,
+  warmupSeconds = 0,
 }) {
   const { hostname } = new URL(origin);
   if (!/^127\.|^localhost$|^\[::1\]$/.test(hostname)) throw new Error(`loopback only, not ${hostname}`);
@@ -254,6 +255,8 @@ export async function loadConnections({
         connectTimeouts: 0,
         errors: 0,
         latencies: [],
+        /** When each of `latencies` was sent, in seconds from the start (its timeline). */
+        sentAt: [],
         firstError: null,
         errorCodes: [],
         failuresBySentSecond: {},
@@ -322,6 +325,7 @@ export async function loadConnections({
           if (kindOfError === 'errors' && !s.errorCodes.includes(err.code)) s.errorCodes.push(err.code);
         }
         s.latencies.push(performance.now() - t0);
+        s.sentAt.push((t0 - started) / 1000);
       }
     }),
   );
@@ -329,16 +333,29 @@ export async function loadConnections({
   const elapsed = (performance.now() - started) / 1000;
   await Promise.all(clients.map((client) => client.close().catch(() => {})));
   const report = {};
+  /** Every kind's latencies by the second they were sent in. */
+  const bySecond = [];
   for (const [kind, s] of stats) {
-    const { latencies, ...counts } = s;
+    const { latencies, sentAt, ...counts } = s;
+    const afterWarmup = warmupSeconds > 0 ? latencies.filter((_, i) => sentAt[i] >= warmupSeconds) : null;
     report[kind] = {
       ...counts,
       perSecond: Math.round(s.ok / elapsed),
       ...percentiles(latencies),
+      ...(afterWarmup ? { afterWarmup: percentiles(afterWarmup, [50, 99]) } : {}),
       ...(keepSamples ? { samples: latencies } : {}),
     };
+    latencies.forEach((ms, i) => {
+      const second = Math.floor(sentAt[i]);
+      bySecond[second] ??= [];
+      bySecond[second].push(ms);
+    });
   }
-  return { seconds: Number(elapsed.toFixed(1)), warmSeconds, byKind: report };
+  // Second by second (all kinds): a cold process's first seconds apart from the steady state.
+  const timeline = [...bySecond.entries()]
+    .filter(([, ms]) => ms)
+    .map(([second, ms]) => ({ second, requests: ms.length, ...percentiles(ms, [50, 99]) }));
+  return { seconds: Number(elapsed.toFixed(1)), warmSeconds, byKind: report, timeline };
 }
 
 /** Starts bench/baseline-server.mjs (a bare Fastify); resolves { url, child, stop }. */

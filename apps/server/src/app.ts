@@ -12,7 +12,7 @@ import { clientErrorHandler, frameworkErrors, installErrorHandler } from './lib/
 import { AppError } from './lib/errors.js';
 import { createRouter } from './lib/http.js';
 import { lazyChildLoggerFactory } from './lib/lazy-logger.js';
-import { watchLoopLag } from './lib/loop-lag.js';
+import { type LoopLag, watchLoopLag } from './lib/loop-lag.js';
 import { registerLoadShedding } from './lib/overload.js';
 import { securityHeaders } from './lib/security-headers.js';
 import { createSerializerCompiler } from './lib/serializer.js';
@@ -70,6 +70,8 @@ export interface BuildOptions {
   callbackTimeoutMs?: number;
   /** A send claim's lease (default 5 min); tests shorten it. */
   sendLeaseMs?: number;
+  /** How far behind the event loop runs, in place of this process's reading (tests: a loop behind). */
+  loopLag?: LoopLag;
   /** Replaces the messaging network chosen by config (tests hand in a wechaty mock puppet). */
   messagingProvider?: MessagingProviderFactory;
   /**
@@ -208,7 +210,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     done();
   });
   // How far behind the event loop runs: what load shedding and the callbacks' delivery pace go by.
-  const loopLag = watchLoopLag();
+  const loopLag = opts.loopLag ?? watchLoopLag();
   app.addHook('onClose', async () => loopLag.stop());
   // Right after the security headers: a shed request costs nothing more than its 503.
   registerLoadShedding(app, config.overloadEventLoopDelayMs, loopLag);

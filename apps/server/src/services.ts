@@ -175,6 +175,7 @@ export function createServices(opts: ServiceOptions) {
     sendIntervalMs: config.messaging.sendIntervalMs,
     sendTimeoutMs: config.messaging.sendTimeoutMs,
     sendLeaseMs: opts.sendLeaseMs,
+    loopLag: opts.loopLag,
     serviceGate: company,
   });
   const records = createRecordService({ db, accounts: gateway });

@@ -25,6 +25,7 @@ import {
   registerCompany,
   sharedDatabase,
   type TestApp,
+  type TestAppOptions,
   tableCounts,
 } from './helpers.js';
 import {
@@ -881,13 +882,18 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
           ReturnType<typeof onlineWithFriend>
         >,
       ) => Promise<void>,
+      app: TestAppOptions['app'] = {},
     ) {
       const receiver = http.createServer((req, res) => {
         req.resume();
         req.on('end', () => res.writeHead(200).end());
       });
       await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-      const hooked = await createTestApp(dialect, { ...MESSAGING_ENV, CALLBACK_ALLOW_PRIVATE: 'true' });
+      const hooked = await createTestApp(
+        dialect,
+        { ...MESSAGING_ENV, CALLBACK_ALLOW_PRIVATE: 'true' },
+        { app },
+      );
       /** A new company's online account, its sub-account's callbacks to the receiver. */
       const onlineHooked = async () => {
         const online = await onlineWithFriend(hooked, await setUpCatalogue(hooked));
@@ -958,6 +964,36 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
           expect(stored.every((m) => m.wx_account_id === a.id && m.status === 'sent')).toBe(true);
         }
       }));
+
+    it('a loop that runs behind (settles sent as soon as they are made, PostgreSQL): concurrent sends of two accounts, each settled once with its own callback', () =>
+      withCallbackReceiver(
+        async ({ hooked, onlineHooked, c, account, friend, row }) => {
+          const other = await onlineHooked();
+          const [mine, theirs] = await Promise.all([
+            sendAtOnce(hooked, c.token, account.wxid, friend, 15, '甲'),
+            sendAtOnce(hooked, other.c.token, other.account.wxid, other.friend, 15, '乙'),
+          ]);
+          expect([...mine, ...theirs].map((a) => a.data.status)).toEqual(Array(30).fill('sent'));
+          const { db } = hooked.database;
+          for (const [id, answers] of [
+            [row.id, mine],
+            [other.row.id, theirs],
+          ] as const) {
+            const stored = await db
+              .selectFrom('wx_messages')
+              .select(['id', 'status'])
+              .where('wx_account_id', '=', id)
+              .where('direction', '=', 'out')
+              .execute();
+            expect(stored.map((m) => m.id).sort()).toEqual(answers.map((a) => a.data.msgId as string).sort());
+            expect(stored.every((m) => m.status === 'sent')).toBe(true);
+          }
+          // Each settled once: one "sent" event each, none lost, none twice.
+          const ids = [...mine, ...theirs].map((a) => a.data.msgId as string);
+          expect(await sentEventsOf(db)).toEqual(Object.fromEntries(ids.map((msgId) => [msgId, 1])));
+        },
+        { loopLag: { ms: () => 50, stop: async () => {} } },
+      ));
 
     it('concurrent sends of one account: each answered sent, sent once, one "sent" callback each', () =>
       withCallbackReceiver(async ({ hooked, c, account, friend, row }) => {

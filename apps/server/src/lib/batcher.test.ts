@@ -94,6 +94,41 @@ describe('createTurnBatcher', () => {
     expect(await batcher.add(4)).toBe(4);
   });
 
+  it('sendAfterTask: what one task adds, its promises included, leaves before the turn ends; another task apart', async () => {
+    const runs: number[][] = [];
+    const batcher = createTurnBatcher(
+      async (items: number[]) => {
+        runs.push(items);
+        return items;
+      },
+      100,
+      () => true,
+    );
+    let atTurnEnd: number[][] = [];
+    setImmediate(() => {
+      atTurnEnd = runs.map((r) => [...r]);
+    });
+    const first = [batcher.add(1)];
+    await Promise.resolve(); // the same task, a microtask later
+    first.push(batcher.add(2));
+    expect(runs).toEqual([]); // not while the task runs
+    expect(await Promise.all(first)).toEqual([1, 2]);
+    await new Promise((r) => setImmediate(r));
+    expect(atTurnEnd).toEqual([[1, 2]]); // left before the turn's end
+
+    // Two timers of one turn are two tasks: two batches (the turn's end would have joined them).
+    const later = await new Promise<Array<Promise<number>>>((resolve) => {
+      const adds: Array<Promise<number>> = [];
+      setTimeout(() => adds.push(batcher.add(3)), 0);
+      setTimeout(() => {
+        adds.push(batcher.add(4));
+        resolve(adds);
+      }, 0);
+    });
+    expect(await Promise.all(later)).toEqual([3, 4]);
+    expect(runs).toEqual([[1, 2], [3], [4]]);
+  });
+
   it('batchNow names the batch an item added now goes in: the same until that batch leaves', async () => {
     const batcher = createTurnBatcher(async (items: number[]) => items, 3);
     const first = batcher.batchNow();

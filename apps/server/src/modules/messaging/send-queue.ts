@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createTurnBatcher } from '../../lib/batcher.js';
 import { AppError } from '../../lib/errors.js';
 import type { ApiCaller } from '../../lib/http.js';
+import type { LoopLag } from '../../lib/loop-lag.js';
 import type { GatewayContext } from './context.js';
 import { type OutgoingInput, toRaw, type WxAccountViewRow } from './mappers.js';
 import type { IncomingMessage } from './provider.js';
@@ -32,6 +33,12 @@ export const OFFLINE_SEND_ERROR = '账号已下线，消息未发送';
  */
 const SETTLE_BATCH = 32;
 const SETTLE_WITHIN_MS = 20;
+/**
+ * From this loop lag on, turns are long (the 1,000-connection soak reads 10–26 ms, 32 sends at a time
+ * 0.5–4): PostgreSQL settles are sent as the claimed inserts' answer that made them is served
+ * (createTurnBatcher `sendAfterTask`), not at the turn's end.
+ */
+const LONG_TURNS_LAG_MS = 5;
 
 type QueuedMessage = NonNullable<Awaited<ReturnType<typeof repo.claimOldestQueued>>>;
 /** A send's outcome, to settle under its claim (repo.Settlement, with the message itself). */
@@ -44,6 +51,8 @@ export interface SendQueueDeps {
   sendTimeoutMs?: number | undefined;
   /** A claim's lease (default SEND_LEASE_MS; tests shorten it). */
   leaseMs?: number | undefined;
+  /** How far behind the event loop runs (lib/loop-lag.ts): long turns send settles sooner. */
+  loopLag?: Pick<LoopLag, 'ms'> | undefined;
 }
 
 /**
@@ -70,7 +79,7 @@ export interface SendQueueDeps {
  */
 export function createSendQueue(
   ctx: GatewayContext,
-  { sendIntervalMs, sendTimeoutMs = SEND_TIMEOUT_MS, leaseMs = SEND_LEASE_MS }: SendQueueDeps,
+  { sendIntervalMs, sendTimeoutMs = SEND_TIMEOUT_MS, leaseMs = SEND_LEASE_MS, loopLag }: SendQueueDeps,
 ) {
   const { db, log, bus, provider, ref } = ctx;
   /** The account's next drain here, and when it fires. */
@@ -195,10 +204,11 @@ export function createSendQueue(
             run.claimed.unshift(...sent.rest);
             if (sent.outcomes.length === 0) continue;
             // An account's sends are settled in order: a batch once the settle of the one before is
-            // written, unless that one still waits in this turn's statement (PostgreSQL): then in
-            // the same statement. The claimed inserts of a turn come back together, and the run the
-            // first of them started had made the account's others wait for its settle's round trip
-            // before their own. SQLite writes a settle in the turn's group commit: awaited here.
+            // written, unless that one still waits in the statement being gathered (PostgreSQL):
+            // then in the same statement. The claimed inserts of a turn come back together, and the
+            // run the first of them started had made the account's others wait for its settle's
+            // round trip before their own. SQLite writes a settle in the turn's group commit:
+            // awaited here.
             if (settling.length > 0 && settleInTurn?.batchNow() !== settlingIn) await settled();
             // settle() adds to the turn batch before its first await: the batch numbers around it
             // say which one the outcomes joined, or that one left meanwhile (full).
@@ -379,7 +389,11 @@ export function createSendQueue(
   }
   // PostgreSQL: the outcomes settled in one turn of the event loop, of every account, in one
   // statement (each account's run settles its own batch; twenty accounts made twenty statements).
-  const settleInTurn = ctx.batchPerTurn ? createTurnBatcher(settleAndAnnounce, 200) : undefined;
+  // They are made together, as a turn's claimed inserts come back: while turns are long they leave
+  // once those are served, not at the turn's end, and their answer is back a turn sooner.
+  const settleInTurn = ctx.batchPerTurn
+    ? createTurnBatcher(settleAndAnnounce, 200, loopLag && (() => loopLag.ms() >= LONG_TURNS_LAG_MS))
+    : undefined;
 
   /**
    * A new outgoing message of `account`: unpaced, stored already claimed (or queued behind older

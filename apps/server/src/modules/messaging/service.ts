@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Writes } from '../../db/group-commit.js';
 import type { DB } from '../../db/schema.js';
+import type { LoopLag } from '../../lib/loop-lag.js';
 import type { SubAccountDirectory } from '../api-accounts/service.js';
 import type { CallbackSink } from '../callbacks/types.js';
 import type { CompanyGate } from '../company/service.js';
@@ -37,6 +38,8 @@ export interface GatewayOptions {
   sendTimeoutMs?: number | undefined;
   /** A send claim's lease (default: send-queue.ts SEND_LEASE_MS; tests shorten it). */
   sendLeaseMs?: number | undefined;
+  /** How far behind the event loop runs: the send queue writes sooner in long turns. */
+  loopLag?: Pick<LoopLag, 'ms'> | undefined;
   /** Operator rules: a company past its service expiry logs no new accounts in. */
   serviceGate?: Pick<CompanyGate, 'serviceExpiresAtOf' | 'assertServiceOpen'> | undefined;
 }
@@ -55,6 +58,7 @@ export function createGateway(opts: GatewayOptions) {
     sendIntervalMs: opts.sendIntervalMs,
     sendTimeoutMs: opts.sendTimeoutMs,
     leaseMs: opts.sendLeaseMs,
+    loopLag: opts.loopLag,
   });
   const logins = createLogins(ctx, {
     qrTtlMs: opts.qrTtlMs,
