@@ -335,6 +335,9 @@ export async function loadConnections({
   const report = {};
   /** Every kind's latencies by the second they were sent in. */
   const bySecond = [];
+  /** Every request's latency, all kinds together (a customer's view of the whole mix). */
+  const all = [];
+  const allAfterWarmup = [];
   for (const [kind, s] of stats) {
     const { latencies, sentAt, ...counts } = s;
     const afterWarmup = warmupSeconds > 0 ? latencies.filter((_, i) => sentAt[i] >= warmupSeconds) : null;
@@ -346,6 +349,8 @@ export async function loadConnections({
       ...(keepSamples ? { samples: latencies } : {}),
     };
     latencies.forEach((ms, i) => {
+      all.push(ms);
+      if (warmupSeconds > 0 && sentAt[i] >= warmupSeconds) allAfterWarmup.push(ms);
       const second = Math.floor(sentAt[i]);
       bySecond[second] ??= [];
       bySecond[second].push(ms);
@@ -355,7 +360,11 @@ export async function loadConnections({
   const timeline = [...bySecond.entries()]
     .filter(([, ms]) => ms)
     .map(([second, ms]) => ({ second, requests: ms.length, ...percentiles(ms, [50, 99]) }));
-  return { seconds: Number(elapsed.toFixed(1)), warmSeconds, byKind: report, timeline };
+  const allKinds = {
+    ...percentiles(all, [50, 99]),
+    ...(warmupSeconds > 0 ? { afterWarmup: percentiles(allAfterWarmup, [50, 99]) } : {}),
+  };
+  return { seconds: Number(elapsed.toFixed(1)), warmSeconds, byKind: report, allKinds, timeline };
 }
 
 /** Starts bench/baseline-server.mjs (a bare Fastify); resolves { url, child, stop }. */

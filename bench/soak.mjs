@@ -216,6 +216,8 @@ try {
       timeouts: sum('timeouts'),
       connectTimeouts: sum('connectTimeouts'),
       errors: sum('errors'),
+      // Over every request of the mix (a tenth of them sends), and the slowest kind's own p99.
+      allRequests: result.allKinds,
       worstP99: Math.max(...kinds.map((k) => k.p99 ?? 0)),
       worstP99AfterWarmup: Math.max(...kinds.map((k) => k.afterWarmup?.p99 ?? 0)),
     },

@@ -14,6 +14,7 @@ import { createRouter } from './lib/http.js';
 import { lazyChildLoggerFactory } from './lib/lazy-logger.js';
 import { type LoopLag, watchLoopLag } from './lib/loop-lag.js';
 import { registerLoadShedding } from './lib/overload.js';
+import { createRequestSlices } from './lib/request-slices.js';
 import { securityHeaders } from './lib/security-headers.js';
 import { createSerializerCompiler } from './lib/serializer.js';
 import { emptyInput, nulError, pathOfNul, RequestValidationError } from './lib/validation.js';
@@ -212,8 +213,19 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   // How far behind the event loop runs: what load shedding and the callbacks' delivery pace go by.
   const loopLag = opts.loopLag ?? watchLoopLag();
   app.addHook('onClose', async () => loopLag.stop());
-  // Right after the security headers: a shed request costs nothing more than its 503.
-  registerLoadShedding(app, config.overloadEventLoopDelayMs, loopLag);
+  // A poll phase starts new requests for a few ms; the rest wait in line for a slice between polls,
+  // so answers already on their way (the database's) are read sooner (lib/request-slices.ts; on by
+  // default with PostgreSQL only).
+  const slices = createRequestSlices({
+    sliceMs: config.requestSliceMs,
+    skip: (req) => Boolean(req.routeOptions.config.answeredUnderLoad),
+  });
+  // Right after the security headers: a shed request costs nothing more than its 503. A loop is
+  // behind when it lags, or when its line for a slice moves that slowly.
+  registerLoadShedding(app, config.overloadEventLoopDelayMs, () =>
+    Math.max(loopLag.ms(), slices.oldestWaitMs()),
+  );
+  if (config.requestSliceMs > 0) app.addHook('onRequest', slices.onRequest);
   // Large answers compressed on the fly; small ones are not worth the CPU (lib/compression.ts).
   registerCompression(app);
   // Built before the rate limiter, whose store is one of them (modules/rate-limits).

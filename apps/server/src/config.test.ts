@@ -11,6 +11,16 @@ const PRODUCTION = {
 };
 
 describe('loadConfig', () => {
+  it('slices requests by default on PostgreSQL only; REQUEST_SLICE_MS overrides', () => {
+    expect(loadConfig({}).requestSliceMs).toBe(0);
+    expect(loadConfig({ DATABASE_URL: 'postgres://127.0.0.1/x' }).requestSliceMs).toBe(5);
+    expect(loadConfig({ REQUEST_SLICE_MS: '8' }).requestSliceMs).toBe(8);
+    expect(loadConfig({ DATABASE_URL: 'postgres://127.0.0.1/x', REQUEST_SLICE_MS: '0' }).requestSliceMs).toBe(
+      0,
+    );
+    expect(() => loadConfig({ REQUEST_SLICE_MS: '-1' })).toThrow();
+  });
+
   it('has the documented defaults', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({

@@ -12,7 +12,8 @@ import {
   statisticsCalls,
 } from '@wxc/contract';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { requestsInLine } from '../src/lib/request-slices.js';
 import * as messagingRepo from '../src/modules/messaging/repo.js';
 import * as packagesRepo from '../src/modules/packages/repo.js';
 import { PRIVATE_OK, receiver, waitFor } from './callback-helpers.js';
@@ -883,6 +884,7 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
         >,
       ) => Promise<void>,
       app: TestAppOptions['app'] = {},
+      env: Record<string, string> = {},
     ) {
       const receiver = http.createServer((req, res) => {
         req.resume();
@@ -891,7 +893,7 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
       const hooked = await createTestApp(
         dialect,
-        { ...MESSAGING_ENV, CALLBACK_ALLOW_PRIVATE: 'true' },
+        { ...MESSAGING_ENV, CALLBACK_ALLOW_PRIVATE: 'true', ...env },
         { app },
       );
       /** A new company's online account, its sub-account's callbacks to the receiver. */
@@ -993,6 +995,64 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
           expect(await sentEventsOf(db)).toEqual(Object.fromEntries(ids.map((msgId) => [msgId, 1])));
         },
         { loopLag: { ms: () => 50, stop: async () => {} } },
+      ));
+
+    it('requests that wait in line for a slice (lib/request-slices.ts): concurrent sends of two accounts and reads, each answered, sent once, one "sent" callback each', () =>
+      withCallbackReceiver(
+        async ({ hooked, onlineHooked, c, account, friend, row }) => {
+          const other = await onlineHooked();
+          // A clock that moves 2 ms at every reading: past the first request of a poll phase its
+          // 1 ms is spent, and every request after it waits in line; a slice serves one at a time.
+          const clock = performance.now.bind(performance);
+          let skew = 0;
+          vi.spyOn(performance, 'now').mockImplementation(() => clock() + (skew += 2));
+          let mostInLine = 0;
+          const sampler = setInterval(() => {
+            mostInLine = Math.max(mostInLine, requestsInLine());
+          }, 1);
+          type Answers = Awaited<ReturnType<typeof sendAtOnce>>;
+          let answers: [Answers, Answers];
+          let reads: Array<{ code: string }>;
+          try {
+            [answers, reads] = await Promise.all([
+              Promise.all([
+                sendAtOnce(hooked, c.token, account.wxid, friend, 15, '甲'),
+                sendAtOnce(hooked, other.c.token, other.account.wxid, other.friend, 15, '乙'),
+              ]),
+              Promise.all(
+                Array.from({ length: 10 }, () =>
+                  hooked.call(messagingCalls.getAddressList, { wxid: account.wxid }, { token: c.token }),
+                ),
+              ),
+            ]);
+          } finally {
+            clearInterval(sampler);
+            vi.restoreAllMocks();
+          }
+          expect(mostInLine).toBeGreaterThan(0); // the line was used
+          expect(requestsInLine()).toBe(0);
+          expect(reads.map((r) => r.code)).toEqual(Array(10).fill('200'));
+          const [mine, theirs] = answers;
+          expect([...mine, ...theirs].map((a) => a.data.status)).toEqual(Array(30).fill('sent'));
+          const { db } = hooked.database;
+          for (const [id, sent] of [
+            [row.id, mine],
+            [other.row.id, theirs],
+          ] as const) {
+            const stored = await db
+              .selectFrom('wx_messages')
+              .select(['id', 'status'])
+              .where('wx_account_id', '=', id)
+              .where('direction', '=', 'out')
+              .execute();
+            expect(stored.map((m) => m.id).sort()).toEqual(sent.map((a) => a.data.msgId as string).sort());
+            expect(stored.every((m) => m.status === 'sent')).toBe(true);
+          }
+          const ids = [...mine, ...theirs].map((a) => a.data.msgId as string);
+          expect(await sentEventsOf(db)).toEqual(Object.fromEntries(ids.map((msgId) => [msgId, 1])));
+        },
+        {},
+        { REQUEST_SLICE_MS: '1' },
       ));
 
     it('concurrent sends of one account: each answered sent, sent once, one "sent" callback each', () =>

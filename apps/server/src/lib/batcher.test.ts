@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createBatcher, createTurnBatcher } from './batcher.js';
+import { afterThisTask } from './request-slices.js';
 
 describe('createBatcher', () => {
   it('runs a lone item at once, then what arrived meanwhile together, each getting its own result', async () => {
@@ -94,7 +95,7 @@ describe('createTurnBatcher', () => {
     expect(await batcher.add(4)).toBe(4);
   });
 
-  it('sendAfterTask: what one task adds, its promises included, leaves before the turn ends; another task apart', async () => {
+  it('sendEarly afterThisTask: what one task adds, its promises included, leaves before the turn ends; another task apart', async () => {
     const runs: number[][] = [];
     const batcher = createTurnBatcher(
       async (items: number[]) => {
@@ -102,7 +103,7 @@ describe('createTurnBatcher', () => {
         return items;
       },
       100,
-      () => true,
+      afterThisTask,
     );
     let atTurnEnd: number[][] = [];
     setImmediate(() => {

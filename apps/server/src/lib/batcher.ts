@@ -58,19 +58,13 @@ export function createBatcher<T, R>(run: (items: T[]) => Promise<R[]>, maxBatch 
  * costs about what one of one row costs (a round trip, a commit, a wake-up of the backend), and
  * under load one turn brings hundreds of requests.
  *
- * `sendAfterTask`, when it says so as a batch opens: that batch goes once the task that opened it
- * has run to its end, its promises included (process.nextTick queued from a microtask runs once the
- * microtasks have), not at the turn's end. For items made together by one callback (the rows of a
- * statement's answer) while the loop's turns are long: they leave while the loop still serves the
- * rest of its turn, and their answer is in for the next turn's poll. Sent at the turn's end, the
- * answer came a few milliseconds after that poll and waited a whole turn more (~30 ms under 1,000
- * connections; bench/README.md, session 38). In short turns that turn costs little, and the turn's
- * end gathers more.
+ * `sendEarly`, asked as a batch opens, may take the batch's flush and send it sooner than the turn's
+ * end (it returns true when it did): `afterThisTask` or `flushAtSliceEnd` (lib/request-slices.ts).
  */
 export function createTurnBatcher<T, R>(
   run: (items: T[]) => Promise<R[]>,
   maxBatch = 100,
-  sendAfterTask?: () => boolean,
+  sendEarly?: (flush: () => void) => boolean,
 ) {
   let waiting: Array<Waiting<T, R>> = [];
   let scheduled = false;
@@ -103,8 +97,7 @@ export function createTurnBatcher<T, R>(
             scheduled = false;
             flush();
           };
-          if (sendAfterTask?.()) queueMicrotask(() => process.nextTick(scheduledFlush));
-          else setImmediate(scheduledFlush);
+          if (!sendEarly?.(scheduledFlush)) setImmediate(scheduledFlush);
         }
       });
     },

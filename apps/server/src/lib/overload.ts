@@ -1,7 +1,6 @@
 import { ErrorCatalogue } from '@wxc/contract';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { NO_STORE } from './http.js';
-import type { LoopLag } from './loop-lag.js';
 
 /** What a shed request is told: try again after this many seconds. */
 export const RETRY_AFTER_SECONDS = 5;
@@ -36,7 +35,8 @@ declare module 'fastify' {
 }
 
 /**
- * Load shedding: while the event loop lags more than `maxLagMs`, every new request is answered
+ * Load shedding: while the event loop lags more than `maxLagMs` (`behindMs`: the loop's lag, or how
+ * long the first request in line for a slice has waited, lib/request-slices.ts), every new request is answered
  * `503 服务繁忙` with Retry-After at once, before any work is done for it, so the turns get short
  * again, connections keep being accepted and what was admitted finishes; `/healthz` is still
  * answered (a busy process is not a dead one), `/readyz` is not (a load balancer sends new work
@@ -47,8 +47,8 @@ declare module 'fastify' {
  * @fastify/under-pressure, whose event-loop-delay reading shed two requests in three in a
  * 1,000-connection soak that the service answered in full (p99 480 ms) with shedding off.
  */
-export function registerLoadShedding(app: FastifyInstance, maxLagMs: number, lag: LoopLag) {
-  const overloaded = () => maxLagMs > 0 && lag.ms() > maxLagMs;
+export function registerLoadShedding(app: FastifyInstance, maxLagMs: number, behindMs: () => number) {
+  const overloaded = () => maxLagMs > 0 && behindMs() > maxLagMs;
   app.decorate('overloaded', overloaded);
   if (maxLagMs <= 0) return;
 
@@ -58,7 +58,7 @@ export function registerLoadShedding(app: FastifyInstance, maxLagMs: number, lag
     const now = Date.now();
     if (now - loggedAt >= LOG_EVERY_MS) {
       loggedAt = now;
-      req.log.warn({ lagMs: Math.round(lag.ms()) }, 'overloaded: shedding requests with 503');
+      req.log.warn({ lagMs: Math.round(behindMs()) }, 'overloaded: shedding requests with 503');
     }
     // Answered here: no later hook and no handler runs for it (Fastify checks reply.sent).
     reply.send(busy(reply));

@@ -8,6 +8,7 @@ import { createTurnBatcher } from '../../lib/batcher.js';
 import { newTimeOrderedId } from '../../lib/crypto.js';
 import { AppError } from '../../lib/errors.js';
 import type { ApiCaller } from '../../lib/http.js';
+import { flushAtSliceEnd } from '../../lib/request-slices.js';
 import type { CallbackEventInput, CallbackSink, StoredEvent } from '../callbacks/types.js';
 import type { EventBus } from '../events/bus.js';
 import type { PackageService } from '../packages/service.js';
@@ -72,6 +73,7 @@ export function createGatewayContext({
         (sends: Array<Parameters<typeof insertClaimedMany>[1][number]>) =>
           insertClaimedMany(db, sends, Date.now()),
         200,
+        flushAtSliceEnd,
       )
     : undefined;
   const ref = (row: { id: string; company_id: string; wxid: string; device_id: string }): AccountRef => ({

@@ -3,6 +3,7 @@ import { createTurnBatcher } from '../../lib/batcher.js';
 import { AppError } from '../../lib/errors.js';
 import type { ApiCaller } from '../../lib/http.js';
 import type { LoopLag } from '../../lib/loop-lag.js';
+import { afterThisTask, requestsInLine } from '../../lib/request-slices.js';
 import type { GatewayContext } from './context.js';
 import { type OutgoingInput, toRaw, type WxAccountViewRow } from './mappers.js';
 import type { IncomingMessage } from './provider.js';
@@ -36,7 +37,8 @@ const SETTLE_WITHIN_MS = 20;
 /**
  * From this loop lag on, turns are long (the 1,000-connection soak reads 10–26 ms, 32 sends at a time
  * 0.5–4): PostgreSQL settles are sent as the claimed inserts' answer that made them is served
- * (createTurnBatcher `sendAfterTask`), not at the turn's end.
+ * (`afterThisTask`), not at the turn's end. So are they while requests wait in line for a slice
+ * (lib/request-slices.ts), whose turns are short but the check phase serves the line first.
  */
 const LONG_TURNS_LAG_MS = 5;
 
@@ -392,7 +394,12 @@ export function createSendQueue(
   // They are made together, as a turn's claimed inserts come back: while turns are long they leave
   // once those are served, not at the turn's end, and their answer is back a turn sooner.
   const settleInTurn = ctx.batchPerTurn
-    ? createTurnBatcher(settleAndAnnounce, 200, loopLag && (() => loopLag.ms() >= LONG_TURNS_LAG_MS))
+    ? createTurnBatcher(
+        settleAndAnnounce,
+        200,
+        (flush) =>
+          ((loopLag?.ms() ?? 0) >= LONG_TURNS_LAG_MS || requestsInLine() > 0) && afterThisTask(flush),
+      )
     : undefined;
 
   /**
