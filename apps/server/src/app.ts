@@ -214,8 +214,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const loopLag = opts.loopLag ?? watchLoopLag();
   app.addHook('onClose', async () => loopLag.stop());
   // A poll phase starts new requests for a few ms; the rest wait in line for a slice between polls,
-  // so answers already on their way (the database's) are read sooner (lib/request-slices.ts; on by
-  // default with PostgreSQL only).
+  // so answers already on their way (the database's) are read sooner (lib/request-slices.ts; off
+  // unless REQUEST_SLICE_MS asks: a trade, measured in bench/README.md session 39).
   const slices = createRequestSlices({
     sliceMs: config.requestSliceMs,
     skip: (req) => Boolean(req.routeOptions.config.answeredUnderLoad),

@@ -89,7 +89,7 @@ const envSchema = z.object({
   DATABASE_PREPARED_STATEMENTS: bool,
   WORKERS: z.coerce.number().int().min(1).max(64).default(1),
   OVERLOAD_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
-  REQUEST_SLICE_MS: z.coerce.number().int().min(0).max(1_000).optional(),
+  REQUEST_SLICE_MS: z.coerce.number().int().min(0).max(1_000).default(0),
   TRUST_PROXY: bool,
   CORS_ORIGINS: z.string().default(''),
   SHOWCASE: bool,
@@ -172,8 +172,8 @@ export interface Config {
   overloadEventLoopDelayMs: number;
   /**
    * While a poll phase has started new requests for this long, the rest wait in line and are served
-   * this long at a time between polls (lib/request-slices.ts). 0 turns it off; by default 5 with
-   * PostgreSQL, 0 with SQLite.
+   * about this long at a time between polls (lib/request-slices.ts). 0 (the default) turns it off:
+   * it trades throughput and the reads' tail for the sends' (bench/README.md, session 39).
    */
   requestSliceMs: number;
   trustProxy: boolean;
@@ -297,9 +297,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS ?? true,
     workers: e.WORKERS,
     overloadEventLoopDelayMs: e.OVERLOAD_EVENT_LOOP_DELAY_MS,
-    // On SQLite a request waits for no database answer, and slices only cost: the 1,000-connection
-    // soak answered 19 % fewer requests with them (bench/README.md, session 39).
-    requestSliceMs: e.REQUEST_SLICE_MS ?? (e.DATABASE_URL ? 5 : 0),
+    requestSliceMs: e.REQUEST_SLICE_MS,
     trustProxy: e.TRUST_PROXY ?? false,
     showcase: e.SHOWCASE ?? !isProduction,
     corsOrigins: e.CORS_ORIGINS.split(',')

@@ -36,8 +36,8 @@ declare module 'fastify' {
 
 /**
  * Load shedding: while the event loop lags more than `maxLagMs` (`behindMs`: the loop's lag, or how
- * long the first request in line for a slice has waited, lib/request-slices.ts), every new request is answered
- * `503 服务繁忙` with Retry-After at once, before any work is done for it, so the turns get short
+ * long the first request in line for a slice has waited, lib/request-slices.ts), every new request
+ * is answered `503 服务繁忙` with Retry-After at once, before any work is done for it, so the turns get short
  * again, connections keep being accepted and what was admitted finishes; `/healthz` is still
  * answered (a busy process is not a dead one), `/readyz` is not (a load balancer sends new work
  * elsewhere). The other overload signal, no free database connection, is the error handler's.

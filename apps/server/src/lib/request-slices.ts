@@ -13,8 +13,13 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fast
  * (first come, first served) and are served between polls (setImmediate: the check phase, right
  * after a poll), about `sliceMs` at a time. The loop polls sooner, and work already under way (an
  * answer in by then) goes on before new work does. The line's wait counts as the loop being behind
- * for load shedding (`oldestWaitMs`). A loop with less to do than a slice defers nothing. On SQLite
- * it is off (config.ts): no request there waits for a database's answer, and slices only cost.
+ * for load shedding (`oldestWaitMs`). A loop with less to do than a slice defers nothing.
+ *
+ * A trade, so off unless REQUEST_SLICE_MS asks (bench/README.md, session 39): on PostgreSQL under
+ * 1,000 connections the sends' p99 fell by a third in every pair, but the reads, which now wait in
+ * line rather than in the kernel, took +20–60 % on theirs, and 3–16 % fewer requests were answered
+ * (32 sends at a time: −9 to −14 %). On SQLite, where no request waits for a database's answer,
+ * only the cost remains (−19 % requests: the line's requests outlive the young generation).
  */
 
 /**
