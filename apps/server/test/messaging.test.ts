@@ -1005,7 +1005,10 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
           // 1 ms is spent, and every request after it waits in line; a slice serves one at a time.
           const clock = performance.now.bind(performance);
           let skew = 0;
-          vi.spyOn(performance, 'now').mockImplementation(() => clock() + (skew += 2));
+          vi.spyOn(performance, 'now').mockImplementation(() => {
+            skew += 2;
+            return clock() + skew;
+          });
           let mostInLine = 0;
           const sampler = setInterval(() => {
             mostInLine = Math.max(mostInLine, requestsInLine());

@@ -93,11 +93,13 @@ describe('createRequestSlices', () => {
       .split('mark')
       .map((group) => group.split(',').filter(Boolean).length)
       .filter((n) => n > 0);
-    // The first slice goes by the first guess (0.5 ms a request: 10); each slice's 2 ms a request
-    // then makes the next ones smaller, down to what fits 5 ms.
-    expect(sizes[0]).toBeLessThanOrEqual(10);
-    sizes.slice(1).forEach((n, i) => expect(n).toBeLessThanOrEqual(sizes[i]!));
-    expect(sizes.slice(3).every((n) => n <= 3)).toBe(true);
+    // The first slice goes by the first guess (0.5 ms a request: 10). Each slice then measures 2 ms
+    // a request or more (more when the machine pauses the test), so the learned cost is at least
+    // 0.95, 1.27, 1.49, 1.64 … ms after 1, 2, 3, 4 … slices: at most 5, 4, 3, 3 … a slice.
+    const most = [10, 5, 4];
+    sizes.forEach((n, i) => {
+      expect(n).toBeLessThanOrEqual(most[i] ?? 3);
+    });
   });
 
   it('a slice that starts late still serves one request, and the line keeps moving', async () => {
@@ -140,9 +142,10 @@ describe('createRequestSlices', () => {
 
   it('flushAtSliceEnd: inside a slice, runs once its requests have run; outside one, refuses', async () => {
     expect(flushAtSliceEnd(() => {})).toBe(false);
-    const slices = createRequestSlices({ sliceMs: 50 });
+    // A long slice: its three requests are started together even on a machine that pauses.
+    const slices = createRequestSlices({ sliceMs: 200 });
     const log: string[] = [];
-    slices.onRequest(request(), reply, () => busyFor(51));
+    slices.onRequest(request(), reply, () => busyFor(201));
     for (const id of ['a', 'b', 'c']) {
       slices.onRequest(request(), reply, () => {
         log.push(id);
