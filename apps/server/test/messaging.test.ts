@@ -920,6 +920,31 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       }
     }
 
+    /**
+     * Every send of each account answered `sent`, stored as its account's outgoing messages (no more,
+     * no fewer), each `sent`, and settled once: one "sent" event each, none lost, none twice.
+     */
+    async function expectEachSentOnce(
+      t: TestApp,
+      byAccount: Array<[accountId: string, answers: Awaited<ReturnType<typeof sendAtOnce>>]>,
+    ) {
+      const all = byAccount.flatMap(([, answers]) => answers);
+      expect(all.map((a) => a.data.status)).toEqual(Array(all.length).fill('sent'));
+      const { db } = t.database;
+      for (const [id, answers] of byAccount) {
+        const stored = await db
+          .selectFrom('wx_messages')
+          .select(['id', 'status'])
+          .where('wx_account_id', '=', id)
+          .where('direction', '=', 'out')
+          .execute();
+        expect(stored.map((m) => m.id).sort()).toEqual(answers.map((a) => a.data.msgId as string).sort());
+        expect(stored.every((m) => m.status === 'sent')).toBe(true);
+      }
+      const ids = all.map((a) => a.data.msgId as string);
+      expect(await sentEventsOf(db)).toEqual(Object.fromEntries(ids.map((msgId) => [msgId, 1])));
+    }
+
     /** The "sent" message_status events stored, counted by message. */
     async function sentEventsOf(db: TestApp['database']['db']) {
       const events = await db
@@ -975,24 +1000,10 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
             sendAtOnce(hooked, c.token, account.wxid, friend, 15, '甲'),
             sendAtOnce(hooked, other.c.token, other.account.wxid, other.friend, 15, '乙'),
           ]);
-          expect([...mine, ...theirs].map((a) => a.data.status)).toEqual(Array(30).fill('sent'));
-          const { db } = hooked.database;
-          for (const [id, answers] of [
+          await expectEachSentOnce(hooked, [
             [row.id, mine],
             [other.row.id, theirs],
-          ] as const) {
-            const stored = await db
-              .selectFrom('wx_messages')
-              .select(['id', 'status'])
-              .where('wx_account_id', '=', id)
-              .where('direction', '=', 'out')
-              .execute();
-            expect(stored.map((m) => m.id).sort()).toEqual(answers.map((a) => a.data.msgId as string).sort());
-            expect(stored.every((m) => m.status === 'sent')).toBe(true);
-          }
-          // Each settled once: one "sent" event each, none lost, none twice.
-          const ids = [...mine, ...theirs].map((a) => a.data.msgId as string);
-          expect(await sentEventsOf(db)).toEqual(Object.fromEntries(ids.map((msgId) => [msgId, 1])));
+          ]);
         },
         { loopLag: { ms: () => 50, stop: async () => {} } },
       ));
@@ -1036,23 +1047,10 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
           expect(requestsInLine()).toBe(0);
           expect(reads.map((r) => r.code)).toEqual(Array(10).fill('200'));
           const [mine, theirs] = answers;
-          expect([...mine, ...theirs].map((a) => a.data.status)).toEqual(Array(30).fill('sent'));
-          const { db } = hooked.database;
-          for (const [id, sent] of [
+          await expectEachSentOnce(hooked, [
             [row.id, mine],
             [other.row.id, theirs],
-          ] as const) {
-            const stored = await db
-              .selectFrom('wx_messages')
-              .select(['id', 'status'])
-              .where('wx_account_id', '=', id)
-              .where('direction', '=', 'out')
-              .execute();
-            expect(stored.map((m) => m.id).sort()).toEqual(sent.map((a) => a.data.msgId as string).sort());
-            expect(stored.every((m) => m.status === 'sent')).toBe(true);
-          }
-          const ids = [...mine, ...theirs].map((a) => a.data.msgId as string);
-          expect(await sentEventsOf(db)).toEqual(Object.fromEntries(ids.map((msgId) => [msgId, 1])));
+          ]);
         },
         {},
         { REQUEST_SLICE_MS: '1' },
