@@ -96,4 +96,93 @@ describe('callback transport', () => {
     expect(outcomes.filter((o) => o.error !== null).map((o) => o.error)).toEqual([]);
     expect(mostOpen).toBeLessThanOrEqual(RECEIVER_CONNECTIONS);
   });
+
+  /** A receiver on loopback answering with `answer`; closed after the test. */
+  async function receiver(answer: (req: http.IncomingMessage, res: http.ServerResponse) => void) {
+    const seen: string[] = [];
+    const server = http.createServer((req, res) => {
+      seen.push(String(req.headers['x-wx-event']));
+      req.resume();
+      req.on('end', () => answer(req, res));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook?a=1`;
+    return { server, url, seen };
+  }
+
+  it('tells a post by its status while its body keeps coming; the line ends at its ceiling', async () => {
+    const timeoutMs = 200;
+    const trickles: NodeJS.Timeout[] = [];
+    // Headers at once, then a byte every 50 ms: no attempt timeout ever fires (each piece of the
+    // body comes within it), only the post's ceiling. A post that reaches the receiver as the
+    // ceiling frees connections gets no answer: the line's outcome cannot race its ceiling.
+    let answering = RECEIVER_CONNECTIONS;
+    const { server, url, seen } = await receiver((_req, res) => {
+      if (answering-- <= 0) return;
+      res.writeHead(200);
+      trickles.push(setInterval(() => res.write('.'), 50));
+    });
+    const transport = createInlineTransport({ allowPrivate: true, timeoutMs });
+    close = async () => {
+      for (const t of trickles) clearInterval(t);
+      await transport.close();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    };
+    const started = performance.now();
+    const outcomes = await Promise.all(
+      Array.from({ length: RECEIVER_CONNECTIONS + 3 }, (_, i) =>
+        transport.post({ url, eventId: `e${i}`, payload: '{}', secretHash: 'k' }),
+      ),
+    );
+    const ceiling = `超时：${(timeoutMs * POST_CEILING_TIMEOUTS) / 1000} 秒内未完成（含等待空闲连接）`;
+    // Those on a connection were answered 200: delivered, whatever their body does after.
+    const answered = outcomes.slice(0, RECEIVER_CONNECTIONS);
+    expect(answered.every((o) => o.statusCode === 200 && o.error === null)).toBe(true);
+    expect(Math.max(...answered.map((o) => o.durationMs))).toBeLessThan(timeoutMs * POST_CEILING_TIMEOUTS);
+    // Those in line got no connection before their ceiling (the bodies held them all).
+    expect(outcomes.slice(RECEIVER_CONNECTIONS)).toMatchObject(
+      [0, 1, 2].map(() => ({ statusCode: null, error: ceiling })),
+    );
+    for (const o of outcomes.slice(RECEIVER_CONNECTIONS))
+      expect(o.durationMs).toBeGreaterThanOrEqual(timeoutMs * POST_CEILING_TIMEOUTS - 10);
+    expect(performance.now() - started).toBeLessThan(timeoutMs * POST_CEILING_TIMEOUTS + 2_000);
+    expect(seen.length).toBeGreaterThanOrEqual(RECEIVER_CONNECTIONS);
+  });
+
+  it('reads an answer up to its limit: a larger one is cut off with its status; redirects are not followed', async () => {
+    const { server, url } = await receiver((req, res) => {
+      if (req.url?.startsWith('/big')) res.end('x'.repeat(1024 * 1024));
+      else if (req.url?.startsWith('/moved')) res.writeHead(302, { location: '/elsewhere' }).end();
+      else res.writeHead(503).end('busy');
+    });
+    const transport = createInlineTransport({ allowPrivate: true, timeoutMs: 5_000 });
+    close = async () => {
+      await transport.close();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    };
+    const at = (path: string) => url.replace('/hook?a=1', path);
+    const post = (u: string) => transport.post({ url: u, eventId: 'e', payload: '{}', secretHash: 'k' });
+    expect(await post(at('/big'))).toMatchObject({ statusCode: 200, error: null });
+    expect(await post(at('/moved'))).toMatchObject({
+      statusCode: 302,
+      error: 'HTTP 302 重定向：回调不跟随重定向，请直接填写最终地址',
+    });
+    expect(await post(at('/busy'))).toMatchObject({ statusCode: 503, error: 'HTTP 503' });
+    // The connection is still good after a cut-off answer: the next post is answered.
+    expect(await post(at('/big'))).toMatchObject({ statusCode: 200, error: null });
+  });
+
+  it('a receiver that is not listening is an outcome, not a rejection', async () => {
+    const { server, url } = await receiver((_req, res) => res.end('ok'));
+    await new Promise((r) => server.close(r));
+    const transport = createInlineTransport({ allowPrivate: true, timeoutMs: 5_000 });
+    close = () => transport.close();
+    const outcome = await transport.post({ url, eventId: 'e', payload: '{}', secretHash: 'k' });
+    expect(outcome).toMatchObject({
+      statusCode: null,
+      error: '连接被拒绝（ECONNREFUSED），对方服务未启动或端口未开放',
+    });
+  });
 });

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { CALLBACK_EVENT_HEADER, CALLBACK_SIGNATURE_HEADER, CALLBACK_TIMESTAMP_HEADER } from '@wxc/contract';
-import { Agent, request } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { AppError } from '../../lib/errors.js';
 import { assertCallbackUrlAllowed, guardedLookup, type Resolver } from '../../lib/url-guard.js';
 import type { AttemptOutcome } from './repo.js';
@@ -52,12 +52,16 @@ export function signCallback(secretHash: string, timestamp: number | string, bod
  */
 export const RECEIVER_CONNECTIONS = 64;
 /**
- * A post ends within this many times its attempt's timeout, waiting in line included. The attempt's
- * own clock (connecting, then the answer's headers, then each piece of its body) starts once it has
- * a connection, so a slow receiver's line costs time, not failed attempts. The outbox's claim
- * outlasts it (service.ts `lockMs`), as does the callback thread's watchdog.
+ * A post ends within this many times its attempt's timeout, waiting in line included (one still in
+ * line then is never sent). The attempt's own clock (connecting, then the answer's headers, then
+ * each piece of its body) starts once it has a connection, so a slow receiver's line costs time, not
+ * failed attempts. The outbox's claim outlasts it (service.ts `lockMs`), as does the callback
+ * thread's watchdog.
  */
 export const POST_CEILING_TIMEOUTS = 5;
+
+/** An answer's body is read and dropped up to this size (the connection is kept); a larger one ends it. */
+const ANSWER_BODY_LIMIT = 64 * 1024;
 
 /** The reason a post is aborted when it reaches its ceiling (waiting in line included). */
 class CallbackTimeout extends Error {
@@ -75,7 +79,7 @@ function describeError(err: unknown, timeoutMs: number): string {
     code?: string;
     cause?: { code?: string; message?: string };
   };
-  // undici's request() throws the system's or its own error; a wrapped one carries it in `cause`.
+  // undici hands over the system's or its own error; a wrapped one carries it in `cause`.
   const source = e?.code ? e : e?.cause;
   const code = source?.code;
   if (code && TIMEOUT_CODES.has(code)) return `超时：${timeoutMs / 1000} 秒内未响应`;
@@ -115,37 +119,89 @@ export function createInlineTransport(o: TransportOptions): CallbackTransport {
       durationMs: performance.now() - started,
       at,
     });
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(new CallbackTimeout()), timeoutMs * POST_CEILING_TIMEOUTS);
+    let target: URL;
     try {
       // Again before every attempt: what the host resolves to may have changed since it was saved.
       // (The connection checks the address it gets once more; this check gives the clear reasons.)
-      await assertCallbackUrlAllowed(url, { allowPrivate, resolve });
-      const timestamp = Math.floor(Date.now() / 1000);
-      // undici's request(), not fetch(): no web streams, no redirects followed, a fraction of the CPU.
-      const res = await request(url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'wxc-callback/1',
-          [CALLBACK_EVENT_HEADER]: eventId,
-          [CALLBACK_TIMESTAMP_HEADER]: String(timestamp),
-          [CALLBACK_SIGNATURE_HEADER]: signCallback(secretHash, timestamp, payload),
+      target = await assertCallbackUrlAllowed(url, { allowPrivate, resolve });
+    } catch (err) {
+      return done(null, describeError(err, timeoutMs));
+    }
+    const timestamp = Math.floor(Date.now() / 1000);
+    return new Promise<AttemptOutcome>((settle) => {
+      let controller: Dispatcher.DispatchController | undefined;
+      let bodyBytes = 0;
+      /** The outcome is known (the answer's status, or a failure): later news changes nothing. */
+      let told = false;
+      const tell = (outcome: AttemptOutcome) => {
+        if (told) return;
+        told = true;
+        settle(outcome);
+      };
+      /** The exchange is over (answer read, or failed): its connection is free again. */
+      const over = () => clearTimeout(ceiling);
+      const fail = (err: unknown) => {
+        over();
+        tell(done(null, describeError(err, timeoutMs)));
+      };
+      // The ceiling ends the post where it is: still in line for a connection (it is aborted as it
+      // gets one, before anything is written), waiting for its answer, or reading an answer's body
+      // that does not end (the status told, the connection is given up).
+      const ceiling = setTimeout(
+        () => {
+          const reason = new CallbackTimeout();
+          controller?.abort(reason);
+          fail(reason);
         },
-        body: payload,
-        signal: deadline.signal,
-        dispatcher,
-      });
-      // Read and dropped (up to a small limit), so the connection can be kept for the next event.
-      await res.body.dump({ limit: 64 * 1024 }).catch(() => {});
-      const status = res.statusCode;
+        started + timeoutMs * POST_CEILING_TIMEOUTS - performance.now(),
+      );
+      // undici's dispatch() with a handler of our own rather than request(): no stream for an
+      // answer that is only dropped, no AbortController a post.
+      const handler: Dispatcher.DispatchHandler = {
+        onRequestStart(c) {
+          controller = c;
+          if (told) c.abort(new CallbackTimeout());
+        },
+        // The status is the receiver's answer: told at once. The body is read and dropped, so the
+        // connection can be kept for the next event; a larger one than the limit ends it.
+        onResponseStart(_c, statusCode) {
+          tell(outcomeOf(statusCode));
+        },
+        onResponseData(c, chunk) {
+          bodyBytes += chunk.length;
+          if (bodyBytes > ANSWER_BODY_LIMIT) c.abort(new Error('callback answer body too large'));
+        },
+        onResponseEnd: over,
+        onResponseError(_c, err) {
+          fail(err);
+        },
+      };
+      try {
+        dispatcher.dispatch(
+          {
+            origin: target.origin,
+            path: `${target.pathname}${target.search}`,
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              'user-agent': 'wxc-callback/1',
+              [CALLBACK_EVENT_HEADER]: eventId,
+              [CALLBACK_TIMESTAMP_HEADER]: String(timestamp),
+              [CALLBACK_SIGNATURE_HEADER]: signCallback(secretHash, timestamp, payload),
+            },
+            body: payload,
+          },
+          handler,
+        );
+      } catch (err) {
+        fail(err); // refused at once (a closed dispatcher): an outcome, like any failure
+      }
+    });
+
+    function outcomeOf(status: number): AttemptOutcome {
       if (status >= 300 && status < 400)
         return done(status, `HTTP ${status} 重定向：回调不跟随重定向，请直接填写最终地址`);
       return done(status, status >= 200 && status < 300 ? null : `HTTP ${status}`);
-    } catch (err) {
-      return done(null, describeError(err, timeoutMs));
-    } finally {
-      clearTimeout(timer);
     }
   }
 
