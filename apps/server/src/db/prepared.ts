@@ -42,17 +42,23 @@ export function runDirectly(trx: Kysely<DB>, run: DirectRunner): () => void {
   return () => void directRunners.delete(trx);
 }
 
+/** SQL run on a transaction's connection directly (runDirectly), as a promise like Kysely's. */
+function runDirect<R>(
+  direct: DirectRunner,
+  sql: string,
+  parameters: readonly unknown[],
+): Promise<QueryResult<R>> {
+  try {
+    return Promise.resolve(direct(sql, parameters) as QueryResult<R>);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
 /** A compiled query on `db`: directly on a transaction's connection when it may (runDirectly), else through Kysely. */
 function execute<R>(db: Kysely<DB>, query: CompiledQuery<R>): Promise<QueryResult<R>> {
   const direct = directRunners.get(db);
-  if (direct) {
-    try {
-      return Promise.resolve(direct(query.sql, query.parameters) as QueryResult<R>);
-    } catch (err) {
-      return Promise.reject(err);
-    }
-  }
-  return db.executeQuery(query);
+  return direct ? runDirect(direct, query.sql, query.parameters) : db.executeQuery(query);
 }
 
 /**
@@ -84,7 +90,10 @@ export function preparedQuery<A extends unknown[], R>(
     }
     const { query, slots } = prepared;
     const parameters = slots.map((slot, i) => (slot === null ? query.parameters[i] : args[slot]));
-    return execute(db, { ...query, parameters, queryId: createQueryId() });
+    // In a group commit's transaction only the text and values are needed: no query object made.
+    const direct = directRunners.get(db);
+    if (direct) return runDirect(direct, query.sql, parameters);
+    return db.executeQuery({ ...query, parameters, queryId: createQueryId() });
   };
 }
 
