@@ -150,11 +150,14 @@ describe('callback transport', () => {
     expect(seen.length).toBeGreaterThanOrEqual(RECEIVER_CONNECTIONS);
   });
 
-  it('reads an answer up to its limit: a larger one is cut off with its status; redirects are not followed', async () => {
+  it('reads an answer up to its limit: a larger one is cut off with its status; redirects are not followed; 1xx is not the answer', async () => {
     const { server, url } = await receiver((req, res) => {
       if (req.url?.startsWith('/big')) res.end('x'.repeat(1024 * 1024));
       else if (req.url?.startsWith('/moved')) res.writeHead(302, { location: '/elsewhere' }).end();
-      else res.writeHead(503).end('busy');
+      else if (req.url?.startsWith('/hints')) {
+        res.writeEarlyHints({ link: '</x.css>; rel=preload; as=style' });
+        res.end('ok');
+      } else res.writeHead(503).end('busy');
     });
     const transport = createInlineTransport({ allowPrivate: true, timeoutMs: 5_000 });
     close = async () => {
@@ -170,6 +173,8 @@ describe('callback transport', () => {
       error: 'HTTP 302 重定向：回调不跟随重定向，请直接填写最终地址',
     });
     expect(await post(at('/busy'))).toMatchObject({ statusCode: 503, error: 'HTTP 503' });
+    // An informational answer first (103 Early Hints): the outcome is the final answer's.
+    expect(await post(at('/hints'))).toMatchObject({ statusCode: 200, error: null });
     // The connection is still good after a cut-off answer: the next post is answered.
     expect(await post(at('/big'))).toMatchObject({ statusCode: 200, error: null });
   });

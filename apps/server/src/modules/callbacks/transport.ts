@@ -165,7 +165,7 @@ export function createInlineTransport(o: TransportOptions): CallbackTransport {
         // The status is the receiver's answer: told at once. The body is read and dropped, so the
         // connection can be kept for the next event; a larger one than the limit ends it.
         onResponseStart(_c, statusCode) {
-          tell(outcomeOf(statusCode));
+          if (statusCode >= 200) tell(outcomeOf(statusCode)); // 1xx (103 Early Hints): the answer follows
         },
         onResponseData(c, chunk) {
           bodyBytes += chunk.length;
