@@ -77,13 +77,22 @@ function rank(issues: z.core.$ZodIssue[]): number {
  * one: PostgreSQL text cannot store it (the write fails with a 500) and no person types it, so it is
  * refused for every call at the edge, before any schema, instead of field by field.
  */
-export function pathOfNul(value: unknown, path: PropertyKey[] = [], depth = 0): PropertyKey[] | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+export function pathOfNul(value: unknown, depth = 0): PropertyKey[] | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? [] : null;
   if (depth > 32 || value === null || typeof value !== 'object') return null;
-  for (const [key, child] of Object.entries(value)) {
-    if (key.includes('\u0000')) return [...path, key];
-    const found = pathOfNul(child, [...path, Array.isArray(value) ? Number(key) : key], depth + 1);
-    if (found) return found;
+  // The path is made only on the way back from a find: clean input (every request) allocates nothing.
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = pathOfNul(value[i], depth + 1);
+      if (found) return [i, ...found];
+    }
+    return null;
+  }
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    if (key.includes('\u0000')) return [key];
+    const found = pathOfNul((value as Record<string, unknown>)[key], depth + 1);
+    if (found) return [key, ...found];
   }
   return null;
 }
