@@ -175,7 +175,7 @@ describe('callback transport', () => {
     expect(await post(at('/busy'))).toMatchObject({ statusCode: 503, error: 'HTTP 503' });
     // An informational answer first (103 Early Hints): the outcome is the final answer's.
     expect(await post(at('/hints'))).toMatchObject({ statusCode: 200, error: null });
-    // The connection is still good after a cut-off answer: the next post is answered.
+    // After a cut-off answer (its connection given up) the next post goes out on a new one.
     expect(await post(at('/big'))).toMatchObject({ statusCode: 200, error: null });
   });
 
