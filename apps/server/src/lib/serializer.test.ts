@@ -1,7 +1,12 @@
 import { allCalls, envelopeSchema, userInfoSchema } from '@wxc/contract';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createSerializerCompiler, plainSchemaOf, ResponseMismatchError } from './serializer.js';
+import {
+  compiledWriter,
+  createSerializerCompiler,
+  plainSchemaOf,
+  ResponseMismatchError,
+} from './serializer.js';
 
 const compile = (schema: z.ZodType, verify = false) =>
   createSerializerCompiler({ verify })({ schema, method: 'POST', url: '/api/x' });
@@ -64,6 +69,22 @@ describe('compiled response serializer', () => {
     const serialize = compile(z.object({ n: z.number().int() }), true);
     expect(() => serialize({ n: 1.5 })).toThrow(ResponseMismatchError);
     expect(() => serialize({})).toThrow(ResponseMismatchError);
+  });
+
+  it('compiles a schema once for the process: every app and route with it runs the same writer', () => {
+    const schema = z.object({ id: z.string(), n: z.number() });
+    const writer = compiledWriter(schema);
+    expect(writer).toBeTypeOf('function');
+    expect(compiledWriter(schema)).toBe(writer);
+    // A schema the compiler does not take is remembered as such too (zod's path serves it).
+    const record = z.record(z.string(), z.number());
+    expect(compiledWriter(record)).toBeNull();
+    expect(compiledWriter(record)).toBeNull();
+    // Two apps' compilers, one schema: the same answer, each route still named in its own errors.
+    const a = createSerializerCompiler({ verify: true })({ schema, method: 'POST', url: '/api/a' });
+    const b = createSerializerCompiler({ verify: true })({ schema, method: 'GET', url: '/api/b' });
+    expect(a({ id: 'x', n: 1 })).toBe(b({ id: 'x', n: 1 }));
+    expect(() => b({ id: 'x', n: 'one' })).toThrow(/GET \/api\/b/);
   });
 
   it('compiles every call of the contract (or leaves it to zod) without failing', () => {

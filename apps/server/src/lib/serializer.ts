@@ -4,7 +4,7 @@ import { type ZodType, z } from 'zod';
 
 /**
  * Answers are written through their contract schema, so a field the contract does not declare (a
- * password hash, say) never leaves the service. The schema is compiled once per route: the zod
+ * password hash, say) never leaves the service. The schema is compiled once (`compiledWriter`): the zod
  * schema becomes a JSON Schema (`z.toJSONSchema`), that becomes a fast-json-stringify function,
  * which writes exactly the declared properties in one pass (no zod walk, no intermediate copy).
  *
@@ -100,6 +100,27 @@ export function plainSchemaOf(node: unknown): JsonSchema | null {
 
 export class ResponseMismatchError extends Error {}
 
+/**
+ * A contract schema's compiled writer, or null where the zod path serves: made once per schema for
+ * the process, not per route of every app (the test suites build hundreds of apps, ~1 ms a route),
+ * and every app's routes then run the same function.
+ */
+const compiledBySchema = new WeakMap<ZodType, ((data: unknown) => string) | null>();
+
+export function compiledWriter(zodSchema: ZodType): ((data: unknown) => string) | null {
+  let compiled = compiledBySchema.get(zodSchema);
+  if (compiled !== undefined) return compiled;
+  let plain: JsonSchema | null = null;
+  try {
+    plain = plainSchemaOf(z.toJSONSchema(zodSchema, { io: 'output', unrepresentable: 'throw' }));
+  } catch {
+    plain = null; // transforms and the like: not expressible, the zod path serves
+  }
+  compiled = plain ? fastJson(plain) : null;
+  compiledBySchema.set(zodSchema, compiled);
+  return compiled;
+}
+
 /** Fastify's `setSerializerCompiler`, for zod response schemas. */
 export function createSerializerCompiler(opts: { verify: boolean }) {
   return ({ schema, method, url }: { schema: unknown; method: string; url: string }) => {
@@ -113,14 +134,8 @@ export function createSerializerCompiler(opts: { verify: boolean }) {
       }
       return JSON.stringify(result.data);
     };
-    let plain: JsonSchema | null = null;
-    try {
-      plain = plainSchemaOf(z.toJSONSchema(zodSchema, { io: 'output', unrepresentable: 'throw' }));
-    } catch {
-      plain = null; // transforms and the like: not expressible, the zod path serves
-    }
-    if (!plain) return viaZod;
-    const compiled = fastJson(plain);
+    const compiled = compiledWriter(zodSchema);
+    if (!compiled) return viaZod;
     if (!opts.verify) return (data: unknown) => compiled(data);
     return (data: unknown) => {
       const expected = viaZod(data);
