@@ -46,6 +46,9 @@ export default defineConfig({
           // polls), so two share the 2-core machine well (the run: 625 s -> 493 s). Four made the
           // restart and re-login tests miss their deadlines.
           maxWorkers: 2,
+          // A worker keeps the modules it imported (the harness, playwright-core, the contract) for its
+          // next file, as in the API tests; each file still starts its own service and browser.
+          isolate: false,
           // A poll waits on a page that shares the machine with another journey: the default 1 s
           // failed a save-then-navigate on a loaded CI machine.
           expect: { poll: { timeout: 10_000 } },

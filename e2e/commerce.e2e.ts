@@ -22,6 +22,7 @@ import {
   see,
   seedCompany,
   type TestPage,
+  untilStill,
   useSuite,
   visit,
 } from './harness';
@@ -56,9 +57,9 @@ async function buyThroughApi(company: Company, packageName = '基础版·月付'
   return pkg;
 }
 
-/** Lets tab ink bars and fades finish, then saves a full-page screenshot. */
+/** Lets tab ink bars and fades finish (400 ms at most), then saves a full-page screenshot. */
 async function snap(page: Page, name: string) {
-  await page.waitForTimeout(400);
+  await untilStill(page, 400);
   await screenshot(page, name);
 }
 

@@ -28,6 +28,7 @@ import {
   see,
   seedCompany,
   settle,
+  untilStill,
   useSuite,
 } from './harness';
 
@@ -73,7 +74,8 @@ describe('tab 刷新 through /redirect/*', () => {
       await page.waitForURL('**/wechatList/index');
       await onPage(page, '微信管理');
       await settle(page);
-      await page.waitForTimeout(600);
+      // 950 ms without a toast, as long as when settle ended with a fixed 350 ms pause.
+      await page.waitForTimeout(950);
       expect(await toasts.allInnerTexts(), `attempt ${attempt}`).toEqual([]);
     }
     // Back goes to the page before, not to the helper route.
@@ -142,7 +144,7 @@ describe('sidebar logo with the 正式版 label', () => {
       if (viewport === DESKTOP) {
         await page.getByRole('button', { name: '收起菜单' }).click();
         await expect.poll(async () => Math.round((await box(sidebar)).width)).toBe(54);
-        await page.waitForTimeout(300);
+        await untilStill(page, 300);
         await check(54);
         await screenshot(page, `polish-sidebar-formal-collapsed-${label}`, false);
       }

@@ -31,6 +31,7 @@ import {
   seedCompany,
   settle,
   startServer,
+  startServerAndBrowser,
   type TestServer,
 } from './harness';
 import { documentPng } from './png';
@@ -41,20 +42,27 @@ let adminToken: string;
 let sink: Server;
 
 beforeAll(async () => {
-  server = await startServer({
-    RATE_LIMIT_PER_MINUTE: '100000',
-    SEND_INTERVAL_MS: '0',
-    SIM_REPLY_DELAY_MS: '200',
-    SIM_CHATTER_SECONDS: '0',
-    // The callbacks go to a receiver on this machine.
-    CALLBACK_ALLOW_PRIVATE: 'true',
-  });
   sink = createServer((req, res) => {
     req.resume();
     req.on('end', () => res.writeHead(200, { 'content-type': 'text/plain' }).end('ok'));
   });
   await new Promise<void>((r) => sink.listen(0, '127.0.0.1', r));
-  browser = await launchBrowser();
+  await startServerAndBrowser(
+    () =>
+      startServer({
+        RATE_LIMIT_PER_MINUTE: '100000',
+        SEND_INTERVAL_MS: '0',
+        SIM_REPLY_DELAY_MS: '200',
+        SIM_CHATTER_SECONDS: '0',
+        // The callbacks go to a receiver on this machine.
+        CALLBACK_ALLOW_PRIVATE: 'true',
+      }),
+    launchBrowser,
+    (started) => {
+      if (started.server) server = started.server;
+      if (started.browser) browser = started.browser;
+    },
+  );
   adminToken = await apiLogin(server, ADMIN.account, ADMIN.password);
 });
 

@@ -5,7 +5,17 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -82,6 +92,26 @@ export function freePort(): Promise<number> {
 
 const SMS_LINE = /\[dev-sms\] to=(\S+) scene=(\S+) code=(\d+)/;
 
+/**
+ * A snapshot of `from` at `to`, made of hard links (a few ms for the console's ~600 files, where a
+ * copy took ~200 ms of every service start). A build replaces dist/ with new files (Vite empties it
+ * first), so the links keep serving the files as they were; a copy where links cannot be made.
+ */
+function snapshotDir(from: string, to: string): void {
+  try {
+    mkdirSync(to, { recursive: true });
+    for (const entry of readdirSync(from, { withFileTypes: true })) {
+      const source = path.join(from, entry.name);
+      const target = path.join(to, entry.name);
+      if (entry.isDirectory()) snapshotDir(source, target);
+      else linkSync(source, target);
+    }
+  } catch {
+    rmSync(to, { recursive: true, force: true });
+    cpSync(from, to, { recursive: true });
+  }
+}
+
 export async function startServer(
   extraEnv: Record<string, string> = {},
   options: { root?: string } = {},
@@ -94,7 +124,7 @@ export async function startServer(
   const dataDir = options.root ?? mkdtempSync(path.join(os.tmpdir(), 'wxc-e2e-'));
   // Serve a snapshot of the built console, so a rebuild during the run can't swap chunks under it.
   const webDir = path.join(dataDir, 'web');
-  if (!options.root) cpSync(path.join(ROOT, 'apps/web/dist'), webDir, { recursive: true });
+  if (!options.root) snapshotDir(path.join(ROOT, 'apps/web/dist'), webDir);
   const child: ChildProcess = spawn(process.execPath, [main], {
     cwd: ROOT,
     env: {
@@ -155,7 +185,7 @@ export async function startServer(
       // not listening yet
     }
     if (Date.now() > deadline) throw new Error(`The service did not become healthy:\n${log.join('\n')}`);
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 25));
   }
 
   return {
@@ -366,7 +396,33 @@ export const CHROMIUM_ARGS = [
   // commerce) on two workers, runs alternating: 79-89 s (mean 83) with them, 69-80 s (mean 74)
   // without. What users get is measured by bench/console-load.mjs, in its own browser.
   '--js-flags=--no-opt --no-maglev',
+  ...withoutOmniboxPopups(),
 ];
+
+/**
+ * Chromium's headless mode opens a browser window for each context, and Chromium 15x preloads that
+ * window's omnibox popups as web pages (chrome://omnibox-popup.top-chrome/, its AI-mode twin): two
+ * renderers that nobody sees, ~1.6 s of a CI core per context, as much as the console's own page
+ * (3 contexts: renderers 10.5 -> 5.1 CPU s). Turned off here. Chromium reads only the last
+ * --disable-features, so the list repeats playwright-core's own (read from its source, as the
+ * installed version has it); if that list cannot be found, Playwright's stays and the popups too.
+ */
+function withoutOmniboxPopups(): string[] {
+  const popups = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup'];
+  try {
+    const source = readFileSync(
+      createRequire(import.meta.url).resolve('playwright-core/lib/coreBundle'),
+      'utf8',
+    );
+    const list = /\bdisabledFeatures = \[([\s\S]*?)\]\.filter\(/.exec(source)?.[1];
+    const playwrights = list ? [...list.matchAll(/"([A-Za-z0-9]+)"/g)].map((m) => m[1]!) : [];
+    if (playwrights.length > 0) return [`--disable-features=${[...playwrights, ...popups].join(',')}`];
+  } catch {
+    // fall through
+  }
+  console.warn("e2e harness: playwright-core's disabled Chromium features not found; omnibox popups left on");
+  return [];
+}
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
@@ -379,14 +435,37 @@ export interface Suite {
 }
 
 /**
+ * Starts the service and launches the browser side by side (each takes 1-5 s on a loaded CI machine,
+ * mostly one process's start-up); resolves to both, or fails with the first error once both are
+ * settled, handing what did start to `started` so that the caller's afterAll stops it.
+ */
+export async function startServerAndBrowser(
+  start: () => Promise<TestServer>,
+  launch: () => Promise<Browser> = launchBrowser,
+  started: (what: { server?: TestServer; browser?: Browser }) => void = () => undefined,
+): Promise<{ server: TestServer; browser: Browser }> {
+  const [server, browser] = await Promise.allSettled([start(), launch()]);
+  started({
+    server: server.status === 'fulfilled' ? server.value : undefined,
+    browser: browser.status === 'fulfilled' ? browser.value : undefined,
+  });
+  if (server.status === 'rejected') throw server.reason;
+  if (browser.status === 'rejected') throw browser.reason;
+  return { server: server.value, browser: browser.value };
+}
+
+/**
  * One service (started with `env`) and one browser for the test file that calls it: started before
  * its tests (before any `beforeAll` it registers after this), stopped after them.
  */
 export function useSuite(env: Record<string, string> = {}): Suite {
   const suite = {} as Suite;
   beforeAll(async () => {
-    suite.server = await startServer(env);
-    suite.browser = await launchBrowser();
+    await startServerAndBrowser(
+      () => startServer(env),
+      launchBrowser,
+      (started) => Object.assign(suite, started),
+    );
   });
   afterAll(async () => {
     await suite.browser?.close();
@@ -466,8 +545,8 @@ export async function screenshot(page: Page, name: string, fullPage = true): Pro
 }
 
 /**
- * Lets a screen finish loading: no spinner or skeleton left, fonts in, then `pauseMs` for
- * animations. (Not "network idle": some pages keep a live-update stream open.)
+ * Lets a screen finish loading: no spinner or skeleton left, fonts in, then nothing moving (at most
+ * `pauseMs`, see untilStill). (Not "network idle": some pages keep a live-update stream open.)
  */
 export async function settle(page: Page, pauseMs = 350): Promise<void> {
   await page.waitForLoadState('load');
@@ -484,7 +563,44 @@ export async function settle(page: Page, pauseMs = 350): Promise<void> {
     )
     .catch(() => undefined);
   await page.evaluate(() => document.fonts.ready);
-  await page.waitForTimeout(pauseMs);
+  await untilStill(page, pauseMs);
+}
+
+/**
+ * Waits until nothing on the page moves: no running CSS animation or transition (a drawer sliding, a
+ * tab's ink bar, a fade) for three frames in a row, or `maxMs` at most (what a fixed pause waited
+ * before, whatever the page did). Endless ones (a spinner's turn) never end, so they do not count.
+ * The charts draw without animating (reduced motion), so this sees everything that moves.
+ */
+export async function untilStill(page: Page, maxMs = 350): Promise<void> {
+  const started = Date.now();
+  const still = await page
+    .evaluate(
+      (max) =>
+        new Promise<boolean>((resolve) => {
+          const until = performance.now() + max;
+          let quiet = 0;
+          const moving = () =>
+            document.getAnimations().some((a) => {
+              if (a.playState !== 'running') return false;
+              const iterations = a.effect?.getComputedTiming().iterations;
+              return iterations !== Number.POSITIVE_INFINITY;
+            });
+          const tick = () => {
+            quiet = moving() ? 0 : quiet + 1;
+            if (quiet >= 3) resolve(true);
+            else if (performance.now() >= until) resolve(false);
+            else requestAnimationFrame(tick);
+          };
+          requestAnimationFrame(tick);
+          // Frames may stop coming (a page being replaced): the limit holds anyway.
+          setTimeout(() => resolve(false), max);
+        }),
+      maxMs,
+    )
+    .catch(() => false);
+  // Not seen still (or the page was replaced meanwhile): the whole pause, as before.
+  if (!still) await page.waitForTimeout(Math.max(0, maxMs - (Date.now() - started))).catch(() => undefined);
 }
 
 /** The page's running animations (CSS animations and transitions), as "name on element's classes". */

@@ -7,7 +7,15 @@
  */
 import { type Browser, chromium, type Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, CHROMIUM_ARGS, openPage, see, startServer, type TestServer } from './harness';
+import {
+  CHROMIUM,
+  CHROMIUM_ARGS,
+  openPage,
+  see,
+  startServer,
+  startServerAndBrowser,
+  type TestServer,
+} from './harness';
 
 const LAN_HOST = 'console.test';
 
@@ -16,13 +24,20 @@ let browser: Browser;
 let lanUrl: string;
 
 beforeAll(async () => {
-  server = await startServer();
+  await startServerAndBrowser(
+    () => startServer(),
+    () =>
+      chromium.launch({
+        executablePath: CHROMIUM,
+        args: [...CHROMIUM_ARGS, `--host-resolver-rules=MAP ${LAN_HOST} 127.0.0.1`],
+        headless: true,
+      }),
+    (started) => {
+      if (started.server) server = started.server;
+      if (started.browser) browser = started.browser;
+    },
+  );
   lanUrl = `http://${LAN_HOST}:${new URL(server.baseUrl).port}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [...CHROMIUM_ARGS, `--host-resolver-rules=MAP ${LAN_HOST} 127.0.0.1`],
-    headless: true,
-  });
 });
 
 afterAll(async () => {

@@ -30,7 +30,9 @@ import {
   screenshot,
   see,
   startServer,
+  startServerAndBrowser,
   type TestServer,
+  untilStill,
 } from './harness';
 
 let server: TestServer;
@@ -43,15 +45,6 @@ beforeAll(async () => {
   // Others may rebuild apps/web/dist while this runs: serve a copy.
   webDist = mkdtempSync(path.join(os.tmpdir(), 'wxc-web-'));
   cpSync(path.join(ROOT, 'apps/web/dist'), webDist, { recursive: true });
-  server = await startServer({
-    WEB_DIST_DIR: webDist,
-    SEND_INTERVAL_MS: '0',
-    SIM_REPLY_DELAY_MS: '200',
-    SIM_CHATTER_SECONDS: '0',
-    RATE_LIMIT_PER_MINUTE: '100000',
-    // The demo's callbacks go to a receiver on this machine.
-    CALLBACK_ALLOW_PRIVATE: 'true',
-  });
   sink = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
@@ -60,7 +53,23 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((r) => sink.listen(0, '127.0.0.1', r));
-  browser = await launchBrowser();
+  await startServerAndBrowser(
+    () =>
+      startServer({
+        WEB_DIST_DIR: webDist,
+        SEND_INTERVAL_MS: '0',
+        SIM_REPLY_DELAY_MS: '200',
+        SIM_CHATTER_SECONDS: '0',
+        RATE_LIMIT_PER_MINUTE: '100000',
+        // The demo's callbacks go to a receiver on this machine.
+        CALLBACK_ALLOW_PRIVATE: 'true',
+      }),
+    launchBrowser,
+    (started) => {
+      if (started.server) server = started.server;
+      if (started.browser) browser = started.browser;
+    },
+  );
 });
 
 afterAll(async () => {
@@ -73,7 +82,7 @@ afterAll(async () => {
 const loginThroughApi = async (company: Company) => (await loginMessagingAccount(server, company)).wxid;
 
 async function snap(page: Page, name: string, fullPage = true) {
-  await page.waitForTimeout(500);
+  await untilStill(page, 500);
   await screenshot(page, name, fullPage);
 }
 
@@ -222,7 +231,7 @@ describe('messaging screens', () => {
     expect(history.data.list.some((m) => m.msgId === response.data.msgId)).toBe(true);
 
     await page.setViewportSize(MOBILE);
-    await page.waitForTimeout(300);
+    await untilStill(page, 300);
     await noPageOverflow(page);
     await snap(page, 'messaging-online-test-375');
     t.assertNoErrors();

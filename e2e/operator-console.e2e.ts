@@ -34,6 +34,7 @@ import {
   seedCompany,
   settle,
   type TestPage,
+  untilStill,
   useSuite,
 } from './harness';
 import { qrLikePng } from './png';
@@ -118,7 +119,8 @@ describe('the operator lands on the operator area', () => {
     await page.waitForURL('**/operator/index');
     await onPage(page, '运营管理');
     await settle(page);
-    await page.waitForTimeout(800);
+    // 1150 ms without a toast, as long as when settle ended with a fixed 350 ms pause.
+    await page.waitForTimeout(1150);
     expect(await page.locator('.ant-message-notice').count()).toBe(0);
 
     const bar = page.locator('.navbar');
@@ -157,7 +159,7 @@ describe('the operator lands on the operator area', () => {
     await see(page.getByRole('menuitem', { name: '运营管理' }));
     for (const name of ['API 信息', 'API 开通说明', '购买套餐'])
       expect(await page.getByRole('menuitem', { name }).count(), name).toBe(0);
-    await page.waitForTimeout(400);
+    await untilStill(page, 400);
     await screenshot(page, 'operator-landing-avatar-375', false);
     await page.keyboard.press('Escape');
     await noPageOverflow(page, 'operator area at 375');

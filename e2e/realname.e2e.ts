@@ -20,6 +20,7 @@ import {
   screenshot,
   see,
   seedCompany,
+  untilStill,
   useSuite,
   visit,
 } from './harness';
@@ -65,7 +66,7 @@ async function refocus(page: Page) {
 }
 
 async function snap(page: Page, name: string, fullPage = true) {
-  await page.waitForTimeout(500);
+  await untilStill(page, 500);
   await screenshot(page, name, fullPage);
 }
 

@@ -18,6 +18,7 @@ import {
   see,
   seedCompany,
   settle,
+  untilStill,
   useSuite,
   visit,
 } from './harness';
@@ -129,13 +130,13 @@ describe('screenshots', () => {
       await settle(page);
       await screenshot(page, `settings-${label}`);
       await page.keyboard.press('Escape');
-      await page.waitForTimeout(400);
+      await untilStill(page, 400);
       if (viewport.width < 992) {
         await page.getByRole('button', { name: '展开菜单' }).click();
         await settle(page);
         await screenshot(page, `sidebar-open-${label}`);
         await page.getByRole('button', { name: '关闭菜单' }).click({ position: { x: 350, y: 400 } });
-        await page.waitForTimeout(400);
+        await untilStill(page, 400);
         await page.getByRole('button', { name: '用户菜单' }).click();
         await settle(page);
         await screenshot(page, `avatar-menu-${label}`);

@@ -22,7 +22,9 @@ import {
   screenshot,
   see,
   startServer,
+  startServerAndBrowser,
   type TestServer,
+  untilStill,
 } from './harness';
 
 // wechaty-puppet's ScanStatus values (the e2e tree does not import the server's modules).
@@ -46,14 +48,21 @@ beforeAll(async () => {
   const token = `insecure_${randomUUID()}`;
   network = new PuppetServer({ endpoint: `127.0.0.1:${port}`, puppet: new PuppetMock({ mocker }), token });
   await network.start();
-  server = await startServer({
-    MESSAGING_PROVIDER: 'wechaty',
-    WECHATY_PUPPET_ENDPOINT: `127.0.0.1:${port}`,
-    WECHATY_PUPPET_TOKEN: token,
-    // puppet-service keeps its payload cache under ~/.wechaty
-    HOME: home,
-  });
-  browser = await launchBrowser();
+  await startServerAndBrowser(
+    () =>
+      startServer({
+        MESSAGING_PROVIDER: 'wechaty',
+        WECHATY_PUPPET_ENDPOINT: `127.0.0.1:${port}`,
+        WECHATY_PUPPET_TOKEN: token,
+        // puppet-service keeps its payload cache under ~/.wechaty
+        HOME: home,
+      }),
+    launchBrowser,
+    (started) => {
+      if (started.server) server = started.server;
+      if (started.browser) browser = started.browser;
+    },
+  );
 });
 
 afterAll(async () => {
@@ -79,7 +88,7 @@ describe('a real messaging network', () => {
     await see(dialog.getByText(/打开微信「扫一扫」/));
     expect(await dialog.getByTestId('qr-link').count()).toBe(0);
     expect(await dialog.getByRole('button', { name: /本页模拟手机确认/ }).count()).toBe(0);
-    await page.waitForTimeout(300);
+    await untilStill(page, 300);
     await screenshot(page, 'wechaty-qr-dialog-1440', false);
 
     // The phone (the mock network) scans, then confirms.
