@@ -19,7 +19,6 @@ import {
   buyAndPay,
   clickFor,
   gone,
-  launchBrowser,
   MOBILE,
   noPageOverflow,
   onPage,
@@ -47,22 +46,16 @@ beforeAll(async () => {
     req.on('end', () => res.writeHead(200, { 'content-type': 'text/plain' }).end('ok'));
   });
   await new Promise<void>((r) => sink.listen(0, '127.0.0.1', r));
-  await startServerAndBrowser(
-    () =>
-      startServer({
-        RATE_LIMIT_PER_MINUTE: '100000',
-        SEND_INTERVAL_MS: '0',
-        SIM_REPLY_DELAY_MS: '200',
-        SIM_CHATTER_SECONDS: '0',
-        // The callbacks go to a receiver on this machine.
-        CALLBACK_ALLOW_PRIVATE: 'true',
-      }),
-    launchBrowser,
-    (started) => {
-      if (started.server) server = started.server;
-      if (started.browser) browser = started.browser;
-    },
-  );
+  ({ server, browser } = await startServerAndBrowser(() =>
+    startServer({
+      RATE_LIMIT_PER_MINUTE: '100000',
+      SEND_INTERVAL_MS: '0',
+      SIM_REPLY_DELAY_MS: '200',
+      SIM_CHATTER_SECONDS: '0',
+      // The callbacks go to a receiver on this machine.
+      CALLBACK_ALLOW_PRIVATE: 'true',
+    }),
+  ));
   adminToken = await apiLogin(server, ADMIN.account, ADMIN.password);
 });
 

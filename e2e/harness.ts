@@ -436,22 +436,18 @@ export interface Suite {
 
 /**
  * Starts the service and launches the browser side by side (each takes 1-5 s on a loaded CI machine,
- * mostly one process's start-up); resolves to both, or fails with the first error once both are
- * settled, handing what did start to `started` so that the caller's afterAll stops it.
+ * mostly one process's start-up). If either fails, the other is stopped before the error is thrown.
  */
 export async function startServerAndBrowser(
   start: () => Promise<TestServer>,
   launch: () => Promise<Browser> = launchBrowser,
-  started: (what: { server?: TestServer; browser?: Browser }) => void = () => undefined,
 ): Promise<{ server: TestServer; browser: Browser }> {
   const [server, browser] = await Promise.allSettled([start(), launch()]);
-  started({
-    server: server.status === 'fulfilled' ? server.value : undefined,
-    browser: browser.status === 'fulfilled' ? browser.value : undefined,
-  });
-  if (server.status === 'rejected') throw server.reason;
-  if (browser.status === 'rejected') throw browser.reason;
-  return { server: server.value, browser: browser.value };
+  if (server.status === 'fulfilled' && browser.status === 'fulfilled')
+    return { server: server.value, browser: browser.value };
+  if (browser.status === 'fulfilled') await browser.value.close();
+  if (server.status === 'fulfilled') await server.value.stop();
+  throw server.status === 'rejected' ? server.reason : (browser as PromiseRejectedResult).reason;
 }
 
 /**
@@ -461,11 +457,7 @@ export async function startServerAndBrowser(
 export function useSuite(env: Record<string, string> = {}): Suite {
   const suite = {} as Suite;
   beforeAll(async () => {
-    await startServerAndBrowser(
-      () => startServer(env),
-      launchBrowser,
-      (started) => Object.assign(suite, started),
-    );
+    Object.assign(suite, await startServerAndBrowser(() => startServer(env)));
   });
   afterAll(async () => {
     await suite.browser?.close();

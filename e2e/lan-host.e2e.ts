@@ -24,7 +24,7 @@ let browser: Browser;
 let lanUrl: string;
 
 beforeAll(async () => {
-  await startServerAndBrowser(
+  ({ server, browser } = await startServerAndBrowser(
     () => startServer(),
     () =>
       chromium.launch({
@@ -32,11 +32,7 @@ beforeAll(async () => {
         args: [...CHROMIUM_ARGS, `--host-resolver-rules=MAP ${LAN_HOST} 127.0.0.1`],
         headless: true,
       }),
-    (started) => {
-      if (started.server) server = started.server;
-      if (started.browser) browser = started.browser;
-    },
-  );
+  ));
   lanUrl = `http://${LAN_HOST}:${new URL(server.baseUrl).port}`;
 });
 

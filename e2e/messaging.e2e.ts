@@ -19,7 +19,6 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Company,
-  launchBrowser,
   loginMessagingAccount,
   MOBILE,
   noPageOverflow,
@@ -53,23 +52,17 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((r) => sink.listen(0, '127.0.0.1', r));
-  await startServerAndBrowser(
-    () =>
-      startServer({
-        WEB_DIST_DIR: webDist,
-        SEND_INTERVAL_MS: '0',
-        SIM_REPLY_DELAY_MS: '200',
-        SIM_CHATTER_SECONDS: '0',
-        RATE_LIMIT_PER_MINUTE: '100000',
-        // The demo's callbacks go to a receiver on this machine.
-        CALLBACK_ALLOW_PRIVATE: 'true',
-      }),
-    launchBrowser,
-    (started) => {
-      if (started.server) server = started.server;
-      if (started.browser) browser = started.browser;
-    },
-  );
+  ({ server, browser } = await startServerAndBrowser(() =>
+    startServer({
+      WEB_DIST_DIR: webDist,
+      SEND_INTERVAL_MS: '0',
+      SIM_REPLY_DELAY_MS: '200',
+      SIM_CHATTER_SECONDS: '0',
+      RATE_LIMIT_PER_MINUTE: '100000',
+      // The demo's callbacks go to a receiver on this machine.
+      CALLBACK_ALLOW_PRIVATE: 'true',
+    }),
+  ));
 });
 
 afterAll(async () => {

@@ -15,7 +15,6 @@ import { mock, PuppetMock } from 'wechaty-puppet-mock';
 import { PuppetServer } from 'wechaty-puppet-service';
 import {
   freePort,
-  launchBrowser,
   onPage,
   openPage,
   payingCompany,
@@ -48,21 +47,15 @@ beforeAll(async () => {
   const token = `insecure_${randomUUID()}`;
   network = new PuppetServer({ endpoint: `127.0.0.1:${port}`, puppet: new PuppetMock({ mocker }), token });
   await network.start();
-  await startServerAndBrowser(
-    () =>
-      startServer({
-        MESSAGING_PROVIDER: 'wechaty',
-        WECHATY_PUPPET_ENDPOINT: `127.0.0.1:${port}`,
-        WECHATY_PUPPET_TOKEN: token,
-        // puppet-service keeps its payload cache under ~/.wechaty
-        HOME: home,
-      }),
-    launchBrowser,
-    (started) => {
-      if (started.server) server = started.server;
-      if (started.browser) browser = started.browser;
-    },
-  );
+  ({ server, browser } = await startServerAndBrowser(() =>
+    startServer({
+      MESSAGING_PROVIDER: 'wechaty',
+      WECHATY_PUPPET_ENDPOINT: `127.0.0.1:${port}`,
+      WECHATY_PUPPET_TOKEN: token,
+      // puppet-service keeps its payload cache under ~/.wechaty
+      HOME: home,
+    }),
+  ));
 });
 
 afterAll(async () => {
