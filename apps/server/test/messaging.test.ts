@@ -399,6 +399,84 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       expect(page.data.reason).toContain('额度已用完');
     });
 
+    it('a confirmation refused at its last step writes nothing: no account, no device login, the counts as they were', async () => {
+      const { db } = t.database;
+      // Each refusal is made true between the scan and the confirmation.
+      const refusals: Array<{
+        code: string;
+        reason: string;
+        make: (c: Awaited<ReturnType<typeof customerWithSubAccount>>) => Promise<unknown>;
+      }> = [
+        {
+          code: '40020',
+          reason: '已全部在线',
+          make: (c) =>
+            db.updateTable('subscriptions').set({ slots: 1 }).where('company_id', '=', c.user.id).execute(),
+        },
+        {
+          code: '40021',
+          reason: '套餐已过期',
+          make: (c) =>
+            db
+              .updateTable('subscriptions')
+              .set({ ends_at: Date.now() - 1 })
+              .where('company_id', '=', c.user.id)
+              .execute(),
+        },
+        {
+          code: '40020',
+          reason: '在线 1 / 分配 1',
+          make: (c) =>
+            t.call(apiAccountCalls.updateAvailableNum, { id: c.sub.id, availableNum: 1 }, { token: c.token }),
+        },
+        {
+          code: '40304',
+          reason: '服务已到期',
+          make: (c) =>
+            db
+              .insertInto('company_ops')
+              .values({ company_id: c.user.id, service_expires_at: Date.now() - 1, updated_at: Date.now() })
+              .onConflict((oc) => oc.column('company_id').doUpdateSet({ service_expires_at: Date.now() - 1 }))
+              .execute(),
+        },
+      ];
+      for (const refusal of refusals) {
+        const c = await customerWithSubAccount(t, cat, 2);
+        await loginAccount(t, { token: c.token });
+        const qr = (await t.call(messagingCalls.getQrCode, {}, { token: c.token })).data;
+        await t.call(simCalls.scanAction, { instanceId: qr.instanceId, action: 'scan' });
+        await refusal.make(c);
+        const state = async () => ({
+          accounts: await db
+            .selectFrom('wx_accounts')
+            .select(['wxid', 'status'])
+            .where('company_id', '=', c.user.id)
+            .orderBy('wxid')
+            .execute(),
+          device: await db
+            .selectFrom('wx_devices')
+            .select(['wxid', 'login_count', 'last_login_at'])
+            .where('id', '=', qr.deviceId)
+            .executeTakeFirst(),
+          counts: await db
+            .selectFrom('wx_online_counts')
+            .select(['scope', 'online'])
+            .where('owner_id', 'in', [c.user.id, c.sub.id])
+            .orderBy('scope')
+            .execute(),
+        });
+        const before = await state();
+        const refused = await t.call(simCalls.scanAction, { instanceId: qr.instanceId, action: 'confirm' });
+        expect(refused, refusal.reason).toMatchObject({ code: refusal.code });
+        expect(refused.message, refusal.reason).toContain(refusal.reason);
+        expect(await state(), refusal.reason).toEqual(before);
+        expect(before.accounts).toHaveLength(1);
+        // Refused for the quota or the package, the attempt ends; the service's end leaves it as it was.
+        const page = (await t.call(simCalls.scanStatus, { instanceId: qr.instanceId })).data;
+        expect(page.state, refusal.reason).toBe(refusal.code === '40304' ? 'scanned' : 'cancelled');
+      }
+    });
+
     it('confirmations racing for the last slot: one goes online, the others are refused', async () => {
       const c = await customerWithSubAccount(t, cat, 1);
       const qrs = [];
@@ -447,8 +525,9 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
             qrs.map((q) => t.call(simCalls.scanAction, { instanceId: q.instanceId, action: 'confirm' })),
           );
           await waitFor('four confirmations waiting on a lock', async () => {
+            // (pg_stat_activity keeps a statement's first 1,024 bytes: the counts' upsert leads it.)
             const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-              where wait_event_type = 'Lock' and query like '%wx_accounts%'`.execute(db);
+              where wait_event_type = 'Lock' and query like '%insert into "wx_online_counts"%'`.execute(db);
             return rows[0]!.n >= 4;
           });
         }); // its commit lets them go

@@ -219,9 +219,8 @@ describe.skipIf(!dialects.includes('postgres'))('plans whatever the statistics (
   });
 
   it('a lookup first planned on an empty table reads one index entry once the table has grown (next replanning round)', async () => {
-    // A confirmation's account lookup (with its device's update: no such device here).
-    const accountToConfirm = (wxid: string) =>
-      messaging.recordDeviceLoginForAccount(db, { id: 'no-device', at: 0 }, 'c', wxid);
+    // A confirmation's account lookup (its row locked, in a confirmation's transaction).
+    const accountToConfirm = (wxid: string) => messaging.accountToConfirm(db, 'c', wxid);
     await sql`alter table wx_accounts set (autovacuum_enabled = false)`.execute(db);
     // Prepared and planned (five custom plans, then the generic one) while wx_accounts is empty and
     // was never analysed: the plan walks the company's index by first login, filtering on wxid.

@@ -2,7 +2,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Database, openDatabase } from '../src/db/index.js';
-import { namedStatementPool, PLAN_EACH_TIME } from '../src/db/pg-statements.js';
+import { COMMITS_WITH_IT, namedStatementPool, PLAN_EACH_TIME } from '../src/db/pg-statements.js';
 import type { DB } from '../src/db/schema.js';
 import { createPgSchema, dialects, withSchemaChangeLock } from './helpers.js';
 
@@ -211,6 +211,111 @@ describe.skipIf(!dialects.includes('postgres'))('prepared statements (postgres)'
       expect(written).toEqual(["insert into items (id, name) values ($1, 'held')"]);
       const alone = await sql<{ own: boolean }>`select now() = statement_timestamp() as own`.execute(own);
       expect(alone.rows[0]!.own).toBe(true);
+    } finally {
+      await own.destroy();
+    }
+  });
+
+  it('a statement marked COMMITS_WITH_IT has its commit written behind it, before its answer; it must be the last', async () => {
+    // What the connection is asked, in order, each with the number of answers back at that moment.
+    const written: Array<[string, number]> = [];
+    let answers = 0;
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: 1,
+      pipeline: true,
+      options: `-c search_path=${schema.schema}`,
+    });
+    const connect = pool.connect.bind(pool);
+    const seen = new WeakSet<object>();
+    (pool as unknown as { connect: () => Promise<pg.PoolClient> }).connect = async () => {
+      const client = await connect();
+      if (!seen.has(client)) {
+        seen.add(client);
+        const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+        (client as unknown as { query: unknown }).query = (...args: unknown[]) => {
+          const config = args[0] as string | { text: string };
+          written.push([typeof config === 'string' ? config : config.text, answers]);
+          return query(...args);
+        };
+        const connection = (client as unknown as { connection: pg.Connection }).connection;
+        connection.prependListener('readyForQuery', () => {
+          answers += 1;
+        });
+      }
+      return client;
+    };
+    const own = new Kysely<DB>({ dialect: new PostgresDialect({ pool: namedStatementPool(pool) }) });
+    const insert = (d: Kysely<DB>, id: number) =>
+      sql`insert into items (id, name) values (${id}, 'ended')`.execute(d);
+    const last = (d: Kysely<DB>, id: number) =>
+      sql`insert into items (id, name) values (${id}, 'ended') ${sql.raw(COMMITS_WITH_IT)}`.execute(d);
+    const ids = async () =>
+      (
+        await sql<{ id: number }>`select id from items where name = 'ended' order by id`.execute(own)
+      ).rows.map((r) => r.id);
+    const texts = () => written.map(([text]) => text);
+    try {
+      await own.transaction().execute(async (trx) => {
+        await insert(trx, 20);
+        await last(trx, 21);
+      });
+      expect(texts()).toEqual([
+        'begin',
+        "insert into items (id, name) values ($1, 'ended')",
+        `insert into items (id, name) values ($1, 'ended') ${COMMITS_WITH_IT}`,
+        'commit',
+      ]);
+      // The commit went out with the statement, before its answer; the transaction's end sent nothing.
+      expect(written[3]![1]).toBe(written[2]![1]);
+      expect(await ids()).toEqual([20, 21]);
+
+      // The caller throwing after it undoes nothing: it committed (what it writes must carry its own
+      // conditions); the rollback is not sent.
+      written.length = 0;
+      await expect(
+        own.transaction().execute(async (trx) => {
+          await last(trx, 22);
+          throw new Error('too late to change my mind');
+        }),
+      ).rejects.toThrow('too late');
+      expect(texts()).not.toContain('rollback');
+      expect(await ids()).toEqual([20, 21, 22]);
+
+      // Failing, it fails the transaction: nothing of it stays, and the caller sees the error.
+      await expect(
+        own.transaction().execute(async (trx) => {
+          await insert(trx, 23);
+          await last(trx, 20); // a duplicate key
+        }),
+      ).rejects.toThrow(/duplicate key/);
+      expect(await ids()).toEqual([20, 21, 22]);
+
+      // A statement after it is refused and never sent (it would run outside the transaction).
+      written.length = 0;
+      await expect(
+        own.transaction().execute(async (trx) => {
+          await last(trx, 24);
+          await insert(trx, 25);
+        }),
+      ).rejects.toThrow(/after the one that committed its transaction/);
+      expect(texts().filter((text) => !text.includes(COMMITS_WITH_IT) && text.startsWith('insert'))).toEqual(
+        [],
+      );
+      expect(await ids()).toEqual([20, 21, 22, 24]);
+
+      // Outside a transaction it is a statement like any other; the connection is clean afterwards.
+      written.length = 0;
+      await last(own, 26);
+      expect(texts()).toEqual([`insert into items (id, name) values ($1, 'ended') ${COMMITS_WITH_IT}`]);
+      await own
+        .transaction()
+        .execute(async (trx) => {
+          await insert(trx, 27);
+          throw new Error('rolled back');
+        })
+        .catch(() => {});
+      expect(await ids()).toEqual([20, 21, 22, 24, 26]);
     } finally {
       await own.destroy();
     }

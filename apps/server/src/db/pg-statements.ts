@@ -16,6 +16,22 @@ export const MAX_NAMED_STATEMENTS = 300;
 export const PLAN_EACH_TIME = '/* plan each time */';
 
 /**
+ * A statement whose text holds this comment ends its transaction: the pool writes `commit` right
+ * behind it, before its answer (the connections pipeline), so the locks it takes are held for its
+ * own execution and the commit's, not for a round trip to this process and back (a login's
+ * confirmation locks its company's counts of accounts online: every other confirmation of the
+ * company waited out that round trip; bench/README.md, session 42). The transaction's own `commit`,
+ * or its `rollback` when the caller throws after it, then answers with that commit's outcome.
+ *
+ * So such a statement must write nothing its caller could still want undone: it carries its own
+ * conditions (refused by them, it writes nothing). If it fails, PostgreSQL rolls the transaction
+ * back (a `commit` of a failed transaction is a rollback), and the caller sees its error. No
+ * statement may follow it in the transaction: one is refused, unsent. Outside a transaction it is a
+ * statement like any other.
+ */
+export const COMMITS_WITH_IT = '/* commits with it */';
+
+/**
  * PostgreSQL parses and plans an unnamed statement again on every execution, and node-postgres sends
  * every query unnamed. Through this pool a statement with parameters runs as a named prepared
  * statement instead: each connection parses its text once, then only binds and executes it (a
@@ -29,6 +45,7 @@ export const PLAN_EACH_TIME = '/* plan each time */';
  *   new name, so every connection prepares it anew, and a query outside a transaction is run again.
  * - A transaction's `begin` is held back and written with its first statement (the pool's
  *   connections pipeline): a transaction waits for one round trip less (bench/README.md, session 37).
+ *   Its `commit` is written with a statement marked COMMITS_WITH_IT.
  * - Behind a connection pooler in transaction mode (PgBouncer before 1.21, or without
  *   `max_prepared_statements`) statements would land on other server connections: turn it off there
  *   (DATABASE_PREPARED_STATEMENTS=false).
@@ -91,6 +108,8 @@ export function namedStatementPool(
     let beginHeld: string | undefined;
     /** A transaction is open: begun (sent or held) and not yet committed or rolled back. */
     let transactionOpen = false;
+    /** The commit written behind a COMMITS_WITH_IT statement, until the transaction's end answers with it. */
+    let committedWith: Promise<unknown> | undefined;
     /** Writes the held opening (after the plans it is due to drop), the statement right behind it. */
     const sendHeldBegin = () => {
       if (beginHeld === undefined) return;
@@ -118,13 +137,28 @@ export function namedStatementPool(
         }
         if (text === 'commit' || text === 'rollback') {
           transactionOpen = false;
+          if (committedWith !== undefined) {
+            const commit = committedWith;
+            committedWith = undefined;
+            return commit;
+          }
           if (beginHeld !== undefined) {
             beginHeld = undefined;
             return Promise.resolve(NOTHING_SENT);
           }
         }
       }
+      if (committedWith !== undefined)
+        return Promise.reject(new Error(`a statement after the one that committed its transaction: ${text}`));
       const inTransaction = transactionOpen || client.getTransactionStatus() !== 'I';
+      if (transactionOpen && text.includes(COMMITS_WITH_IT)) {
+        sendHeldBegin();
+        const answer = send(text, values, true);
+        // Written now, behind the statement: nothing else of the transaction is sent in between.
+        committedWith = client.query('commit');
+        committedWith.catch(() => {}); // its failure is the transaction's end's to tell
+        return answer;
+      }
       if (beginHeld !== undefined) {
         sendHeldBegin();
         return send(text, values, true);
@@ -140,6 +174,7 @@ export function namedStatementPool(
         // A transaction that sent nothing ended with its connection: the next user starts clean.
         beginHeld = undefined;
         transactionOpen = false;
+        committedWith = undefined;
         client.release();
       },
     };

@@ -280,12 +280,7 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
     const confirm = () =>
       db.transaction().execute(async (trx) => {
         // PostgreSQL: the account's row locked to the end, so confirmations of one account take turns.
-        const existing = await repo.recordDeviceLoginForAccount(
-          trx,
-          { id: login.device_id, at: now },
-          login.company_id,
-          profile.wxid,
-        );
+        const existing = await repo.accountToConfirm(trx, login.company_id, profile.wxid);
         before = existing;
         if (existing?.expireAt != null && existing.expireAt <= now)
           throw new AppError('CONFLICT', '该微信账号已到期，不能再登录');
@@ -293,10 +288,11 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
         const counts = existing?.status !== 'online';
         if (counts && sub.status !== 'active') throw new AppError('NOT_FOUND', '子账号已回收');
         const accountId = existing?.id ?? newId();
-        // The account goes online and the login moves in one step, with the counts of accounts
-        // online as the company's confirmations before this one left them; on PostgreSQL they stay
-        // locked until this transaction ends, so every other confirmation of the company waits for
-        // its turn at that step and the counts are exact (repo.putOnlineAndConfirm).
+        // The account goes online, the login moves and the device counts it in one step, with the
+        // counts of accounts online as the company's confirmations before this one left them; on
+        // PostgreSQL they stay locked until this transaction ends, so every other confirmation of
+        // the company waits for its turn at that step and the counts are exact. There the step
+        // checks the quota itself and ends the transaction (repo.putOnlineAndConfirm).
         const joined = await loginQuota.putOnlineAndConfirm(
           trx,
           {
@@ -305,15 +301,21 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
             subAccountId: sub.id,
             wxid: profile.wxid,
             scannedOnly,
+            deviceId: login.device_id,
+            available: counts ? sub.available_num : null,
           },
           accountWrite(login, profile, { id: accountId, known: existing !== undefined }, now),
           now,
         );
-        online = joined.account;
-        const moved = joined.moved;
-        if (counts && moved) assertFits(moved.quota, sub);
-        confirmed = moved?.login;
-        if (!confirmed) throw notMoved;
+        if (joined.refused) {
+          assertFits(joined.quota!, sub);
+          throw new AppError('QUOTA_EXHAUSTED'); // the same rule: not reached
+        }
+        // SQLite: checked here, and rolled back when it does not fit.
+        if (counts && joined.confirmed) assertFits(joined.quota!, sub);
+        if (!joined.confirmed) throw notMoved;
+        online = joined.confirmed.account;
+        confirmed = joined.confirmed.login;
       });
     try {
       try {

@@ -12,7 +12,7 @@ import {
   sql,
   type Updateable,
 } from 'kysely';
-import { PLAN_EACH_TIME } from '../../db/pg-statements.js';
+import { COMMITS_WITH_IT, PLAN_EACH_TIME } from '../../db/pg-statements.js';
 import {
   insertManyTogether,
   preparedInsert,
@@ -367,6 +367,17 @@ const quotaOf = (row: {
   serviceExpiresAt: row.service_expires_at == null ? null : Number(row.service_expires_at),
 });
 
+/**
+ * Whether a new login fits, as SQL over a row of the quota's columns: logins.ts `assertFits`'s rule
+ * (which says why not). `available` is the sub-account's allocation, null when the account does not
+ * count (it was online already): then it always fits.
+ */
+const fitsSql = (available: number | null, now: number) =>
+  sql<boolean>`(cast(${available} as integer) is null or (
+    ("service_expires_at" is null or "service_expires_at" > ${now})
+    and coalesce("slots", 0) > 0 and "company_online" < "slots"
+    and "sub_online" < cast(${available} as integer)))`;
+
 /** A row that carries the quota's columns beside others: the quota, and the rest without them. */
 function splitQuota<R extends Parameters<typeof quotaOf>[0]>(row: R) {
   const { slots, company_online, sub_online, service_expires_at, ...rest } = row;
@@ -414,11 +425,14 @@ export function loginQuotaWith(
         .returningAll()
         .returning((eb) => columns(eb, companyId, subAccountId, now)),
   );
-  // PostgreSQL: a confirmation's account write, its login's move and the quota in one statement
-  // (putOnlineAndConfirm); `write` is the account's insert or update, returning its row.
+  // PostgreSQL: a confirmation's quota, its login's move, its account's write and its device's
+  // count in one statement, which ends the transaction (COMMITS_WITH_IT): the quota is checked in it
+  // (fitsSql), and refused, it writes nothing (but the count rows it locks, made at 0 for a company's
+  // or a sub-account's first login: the same count as none). `write` is the account's insert or
+  // update (given the condition it runs under), returning its row.
   const joinTogether = (
     db: Kysely<DB>,
-    write: (qc: QueryCreator<DB>) => AccountWriteCte,
+    write: (qc: QueryCreator<DB>, whenMoved: RawBuilder<boolean>) => AccountWriteCte,
     c: {
       loginId: string;
       companyId: string;
@@ -427,58 +441,86 @@ export function loginQuotaWith(
       accountId: string;
       wxid: string;
       alsoFrom: ConfirmableState;
+      deviceId: string;
+      available: number | null;
     },
-  ) =>
-    db
-      .with('counts', (qc) =>
-        // Company first, then sub-account: the order every write of the counts locks them in.
-        qc
-          .insertInto('wx_online_counts')
-          .values([
-            { scope: 'company', owner_id: c.companyId, online: 0 },
-            { scope: 'sub_account', owner_id: c.subAccountId, online: 0 },
-          ])
-          .onConflict((oc) =>
-            oc
-              .columns(['scope', 'owner_id'])
-              .doUpdateSet({ online: (eb) => eb.ref('wx_online_counts.online') }),
-          )
-          .returning(['scope', 'online']),
-      )
-      .with('account', (qc) => write(qc as unknown as QueryCreator<DB>))
-      .with('moved', (qc) =>
-        qc
-          .updateTable('wx_logins')
-          .set({
-            state: 'confirmed',
-            result: 'success',
-            wx_account_id: c.accountId,
-            wxid: c.wxid,
-            logged_in_at: c.now,
-          })
-          .where('id', '=', c.loginId)
-          .where('state', 'in', ['scanned', c.alsoFrom])
-          .where('expires_at', '>', c.now)
-          .returningAll(),
-      )
-      // The account always comes back; the login's columns are null when it did not move.
-      .selectFrom('account')
-      .leftJoin('moved', (join) => join.onTrue())
-      .selectAll('moved')
-      .select(ACCOUNT_COLUMN_NAMES.map((col) => sql.ref(`account.${col}`).as(accountAlias(col))))
-      .select((eb) => [
-        activeSlotsOf(sql.val(c.companyId), c.now).as('slots'),
-        eb.selectFrom('counts').select('online').where('scope', '=', 'company').as('company_online'),
-        eb.selectFrom('counts').select('online').where('scope', '=', 'sub_account').as('sub_online'),
-        serviceExpiresAtOf(sql.val(c.companyId)).as('service_expires_at'),
-      ]);
+  ) => {
+    const whenMoved = sql<boolean>`exists (select 1 from "moved")`;
+    return (
+      db
+        .with('counts', (qc) =>
+          // Company first, then sub-account: the order every write of the counts locks them in.
+          qc
+            .insertInto('wx_online_counts')
+            .values([
+              { scope: 'company', owner_id: c.companyId, online: 0 },
+              { scope: 'sub_account', owner_id: c.subAccountId, online: 0 },
+            ])
+            .onConflict((oc) =>
+              oc
+                .columns(['scope', 'owner_id'])
+                .doUpdateSet({ online: (eb) => eb.ref('wx_online_counts.online') }),
+            )
+            .returning(['scope', 'online']),
+        )
+        .with('quota', (qc) =>
+          qc.selectNoFrom((eb) => [
+            activeSlotsOf(sql.val(c.companyId), c.now).as('slots'),
+            eb.selectFrom('counts').select('online').where('scope', '=', 'company').as('company_online'),
+            eb.selectFrom('counts').select('online').where('scope', '=', 'sub_account').as('sub_online'),
+            serviceExpiresAtOf(sql.val(c.companyId)).as('service_expires_at'),
+          ]),
+        )
+        .with('verdict', (qc) =>
+          qc.selectFrom('quota').selectAll('quota').select(fitsSql(c.available, c.now).as('fits')),
+        )
+        .with('moved', (qc) =>
+          qc
+            .updateTable('wx_logins')
+            .set({
+              state: 'confirmed',
+              result: 'success',
+              wx_account_id: c.accountId,
+              wxid: c.wxid,
+              logged_in_at: c.now,
+            })
+            .where('id', '=', c.loginId)
+            .where('state', 'in', ['scanned', c.alsoFrom])
+            .where('expires_at', '>', c.now)
+            .where(sql<boolean>`(select "fits" from "verdict")`)
+            .returningAll(),
+        )
+        .with('account', (qc) => write(qc as unknown as QueryCreator<DB>, whenMoved))
+        .with('device', (qc) =>
+          deviceLogin(qc as unknown as QueryCreator<DB>, c.deviceId, c.wxid, c.now).where(whenMoved),
+        )
+        // The quota always comes back; the login's and the account's columns are null when nothing moved.
+        .selectFrom('verdict')
+        .leftJoin('moved', (join) => join.onTrue())
+        .leftJoin('account', (join) => join.onTrue())
+        .selectAll('moved')
+        .select(ACCOUNT_COLUMN_NAMES.map((col) => sql.ref(`account.${col}`).as(accountAlias(col))))
+        .select([
+          'verdict.slots',
+          'verdict.company_online',
+          'verdict.sub_online',
+          'verdict.service_expires_at',
+          'verdict.fits',
+        ])
+        .modifyEnd(sql.raw(COMMITS_WITH_IT))
+    );
+  };
   /** joinTogether prepared for one kind of account write: its columns' values follow the login's. */
   const joinWriting = (
     columns: readonly string[],
-    write: (qc: QueryCreator<DB>, values: Record<string, unknown>) => AccountWriteCte,
+    write: (
+      qc: QueryCreator<DB>,
+      values: Record<string, unknown>,
+      whenMoved: RawBuilder<boolean>,
+    ) => AccountWriteCte,
   ) =>
     preparedQuery(
-      6 + columns.length,
+      8 + columns.length,
       (
         db,
         loginId: string,
@@ -487,11 +529,13 @@ export function loginQuotaWith(
         now: number,
         wxid: string,
         alsoFrom: ConfirmableState,
+        deviceId: string,
+        available: number | null,
         ...values: unknown[]
       ) => {
         const row = Object.fromEntries(columns.map((col, i) => [col, values[i]]));
         const accountId = row.id as string;
-        return joinTogether(db, (qc) => write(qc, row), {
+        return joinTogether(db, (qc, whenMoved) => write(qc, row, whenMoved), {
           loginId,
           companyId,
           subAccountId,
@@ -499,22 +543,28 @@ export function loginQuotaWith(
           accountId,
           wxid,
           alsoFrom,
+          deviceId,
+          available,
         });
       },
     );
-  const joinNew = joinWriting(NEW_ACCOUNT_COLUMNS, (qc, row) =>
+  const joinNew = joinWriting(NEW_ACCOUNT_COLUMNS, (qc, row, whenMoved) =>
     qc
       .insertInto('wx_accounts')
-      .values(row as NewAccount)
+      .columns(NEW_ACCOUNT_COLUMNS)
+      .expression(
+        qc.selectNoFrom(NEW_ACCOUNT_COLUMNS.map((col) => sql`${row[col]}`.as(col))).where(whenMoved),
+      )
       .returningAll(),
   );
   const joinKnown = joinWriting(
     ['id', ...REJOIN_COLUMNS],
-    (qc, { id, ...patch }) =>
+    (qc, { id, ...patch }, whenMoved) =>
       qc
         .updateTable('wx_accounts')
         .set(patch as RejoinPatch)
         .where('id', '=', id as string)
+        .where(whenMoved)
         .returningAll() as unknown as AccountWriteCte,
   );
 
@@ -522,44 +572,69 @@ export function loginQuotaWith(
     read: async (db: Kysely<DB>, companyId: string, subAccountId: string, now: number) =>
       quotaOf((await read(db, companyId, subAccountId, now)).rows[0]!),
     /**
-     * A confirmation's account goes online (written new, or the known one brought back) and its
-     * login becomes the account's session; `moved` is missing when the login no longer waited for
-     * its confirmation (scanned, or waiting for its verification code unless `scannedOnly`), or its
-     * QR code's time had run out at `now` (the caller then rolls back). Its
-     * quota counts the others' accounts online, this one not among them (what an account that was
-     * offline must fit). In a transaction, which ends soon after.
+     * A confirmation, in its transaction, after the account was read (accountToConfirm): the login
+     * becomes the account's session, the account goes online (written new, or the known one brought
+     * back) and the device remembers it and counts the login. Unless the login no longer waited for
+     * its confirmation (scanned, or waiting for its verification code unless `scannedOnly`) or its
+     * QR code's time had run out at `now`; or, when the account counts (`quotaFor`: it was not
+     * online), the company's service had ended or the login does not fit its slots or the
+     * sub-account's allocation (`available`). The quota counts the others' accounts online, this one
+     * not among them; it comes back with `refused` when that is why nothing moved, for the caller to
+     * say why (logins.ts assertFits, the same rule).
      *
-     * PostgreSQL, one statement: besides the account's write and the login's move, it locks the
-     * company's and the sub-account's count rows (an upsert, so that a company's first login has
-     * rows to lock too) and reads them as the confirmations before this one left them; the account
-     * joins them at the statement's end (the triggers of migration 0013), and they stay locked until
-     * the transaction ends. Confirmations of one company take turns from within this statement to
-     * their commit, where the account's write, then the login's move, then the commit took turns
-     * before (bench/README.md, session 31). SQLite (one transaction at a time): the write, then the
-     * move with the counts.
+     * PostgreSQL, one statement, and the transaction's last (COMMITS_WITH_IT: refused, it wrote
+     * nothing): besides the writes, it locks the company's and the sub-account's count rows (an
+     * upsert, so that a company's first login has rows to lock too) and reads them as the
+     * confirmations before this one left them; the account joins them at the statement's end (the
+     * triggers of migration 0013). Confirmations of one company take turns from within this
+     * statement to their commit, which is written right behind it: no round trip to this process
+     * in between (bench/README.md, sessions 31 and 42). SQLite (one transaction at a time): the
+     * account's write, the move with the quota, the device; the caller rolls back what is refused.
      */
     async putOnlineAndConfirm(
       db: Kysely<DB>,
-      login: { id: string; companyId: string; subAccountId: string; wxid: string; scannedOnly: boolean },
+      login: {
+        id: string;
+        companyId: string;
+        subAccountId: string;
+        wxid: string;
+        scannedOnly: boolean;
+        deviceId: string;
+        /** The sub-account's allocation, when the account counts against the quota (else null). */
+        available: number | null;
+      },
       account: { known: true; id: string; patch: RejoinPatch } | { known: false; row: NewAccount },
       now: number,
     ): Promise<{
-      account: Selectable<WxAccountsTable>;
-      moved?: { login: Selectable<WxLoginsTable>; quota: Quota };
+      quota?: Quota;
+      /** PostgreSQL: the quota (or the service's end) refused it, and nothing was written. */
+      refused?: boolean;
+      confirmed?: { login: Selectable<WxLoginsTable>; account: Selectable<WxAccountsTable> };
     }> {
       // The states the login may be moved from: 'scanned', and 'need_verify' unless scannedOnly.
       const alsoFrom: ConfirmableState = login.scannedOnly ? 'scanned' : 'need_verify';
-      const keys = [login.id, login.companyId, login.subAccountId, now, login.wxid, alsoFrom] as const;
       if (db.getExecutor().adapter instanceof PostgresAdapter) {
+        const keys = [
+          login.id,
+          login.companyId,
+          login.subAccountId,
+          now,
+          login.wxid,
+          alsoFrom,
+          login.deviceId,
+          login.available,
+        ] as const;
         const result = account.known
           ? await joinKnown(db, ...keys, account.id, ...REJOIN_COLUMNS.map((c) => account.patch[c]))
           : await joinNew(db, ...keys, ...NEW_ACCOUNT_COLUMNS.map((c) => account.row[c]));
-        // No row: the known account to bring back was not there (the transaction is rolled back).
-        if (!result.rows[0]) throw new Error('the account to bring online was not found');
-        const { quota, rest: row } = splitQuota(result.rows[0]);
+        const { fits, ...rest } = result.rows[0]!;
+        const { quota, rest: row } = splitQuota(rest);
         const written = takeAccount(row, ACCOUNT_COLUMN_NAMES) as Selectable<WxAccountsTable>;
-        if (row.id == null) return { account: written };
-        return { account: written, moved: { login: row as Selectable<WxLoginsTable>, quota } };
+        // The known account is locked (accountToConfirm): it cannot be gone, short of a bug.
+        if (row.id != null && written.id == null)
+          throw new Error('the account to bring online was not found');
+        if (row.id == null) return { quota, refused: !fits };
+        return { quota, confirmed: { login: row as Selectable<WxLoginsTable>, account: written } };
       }
       const written = account.known
         ? await updateAccountReturning(db, account.id, account.patch)
@@ -576,12 +651,13 @@ export function loginQuotaWith(
           alsoFrom,
         )
       ).rows[0];
-      if (!moved) return { account: written };
+      if (!moved) return {};
       const { quota, rest: row } = splitQuota(moved);
       // Read after the write: this account is among them.
       quota.companyOnline -= 1;
       quota.subOnline -= 1;
-      return { account: written, moved: { login: row as Selectable<WxLoginsTable>, quota } };
+      await recordDeviceLogin(db, login.deviceId, login.wxid, now);
+      return { quota, confirmed: { login: row as Selectable<WxLoginsTable>, account: written } };
     },
   };
 }
@@ -593,39 +669,27 @@ const accountToConfirmQuery = preparedQuery(2, (db, companyId: string, wxid: str
     .where('company_id', '=', companyId)
     .where('wxid', '=', wxid),
 );
-/** PostgreSQL: the device's update in a WITH, the account's row locked until the transaction ends. */
-const deviceLoginAndAccountQuery = preparedQuery(
-  4,
-  (db, deviceId: string, companyId: string, wxid: string, at: number) =>
-    db
-      .with('device', (qb) => deviceLogin(qb, deviceId, wxid, at))
-      .selectFrom('wx_accounts')
-      .select(['id', 'status', 'expire_at', 'current_login_id'])
-      .where('company_id', '=', companyId)
-      .where('wxid', '=', wxid)
-      .forUpdate(),
+/** PostgreSQL: the account's row locked until the transaction ends. */
+const accountToConfirmLockedQuery = preparedQuery(2, (db, companyId: string, wxid: string) =>
+  db
+    .selectFrom('wx_accounts')
+    .select(['id', 'status', 'expire_at', 'current_login_id'])
+    .where('company_id', '=', companyId)
+    .where('wxid', '=', wxid)
+    .forUpdate(),
 );
 
 /**
- * A confirmation's first step, in its transaction: the device remembers the account and counts the
- * login, and what the confirmation needs of the account (by wxid) is read, if the company has it
- * already. On PostgreSQL the account's row stays locked until the transaction ends, so confirmations
- * of one account take turns and each sees the one before it (SQLite runs one transaction at a time
- * anyway); both in one statement there (one round trip less), two on SQLite (no round trips).
+ * A confirmation's first step, in its transaction: what it needs of the account (by wxid), if the
+ * company has it already. On PostgreSQL the account's row stays locked until the transaction ends,
+ * so confirmations of one account take turns and each sees the one before it (SQLite runs one
+ * transaction at a time anyway).
  */
-export async function recordDeviceLoginForAccount(
-  db: Kysely<DB>,
-  device: { id: string; at: number },
-  companyId: string,
-  wxid: string,
-) {
-  let result: Awaited<ReturnType<typeof accountToConfirmQuery>>;
-  if (db.getExecutor().adapter instanceof PostgresAdapter) {
-    result = await deviceLoginAndAccountQuery(db, device.id, companyId, wxid, device.at);
-  } else {
-    await recordDeviceLogin(db, device.id, wxid, device.at);
-    result = await accountToConfirmQuery(db, companyId, wxid);
-  }
+export async function accountToConfirm(db: Kysely<DB>, companyId: string, wxid: string) {
+  const result =
+    db.getExecutor().adapter instanceof PostgresAdapter
+      ? await accountToConfirmLockedQuery(db, companyId, wxid)
+      : await accountToConfirmQuery(db, companyId, wxid);
   const row = result.rows[0];
   return row
     ? {
