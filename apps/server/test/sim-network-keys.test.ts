@@ -180,7 +180,7 @@ describe.each(dialects)('migration 0017, the simulated network keyed by its rows
   });
 
   it('goes back down to the old tables with their rows', async () => {
-    await withSchemaChangeLock(() => migrateToLatest(db));
+    await migrateTo('0017_sim_network_keys');
     const { error } = await withSchemaChangeLock(() => migrator('0017_sim_network_keys').migrateDown());
     if (error) throw error;
     const contacts = await db

@@ -16,6 +16,7 @@ import * as m0014 from './0014_partial_status_indexes.js';
 import * as m0015 from './0015_sim_member_key.js';
 import * as m0016 from './0016_pending_callbacks_index.js';
 import * as m0017 from './0017_sim_network_keys.js';
+import * as m0018 from './0018_pg_write_path_references.js';
 
 /**
  * Every migration, in order. Listed here rather than read from disk so the bundled server carries
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '0015_sim_member_key': m0015,
   '0016_pending_callbacks_index': m0016,
   '0017_sim_network_keys': m0017,
+  '0018_pg_write_path_references': m0018,
 };
