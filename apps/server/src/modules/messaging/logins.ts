@@ -307,12 +307,14 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
           accountWrite(login, profile, { id: accountId, known: existing !== undefined }, now),
           now,
         );
-        if (joined.refused) {
+        if (joined.verdict === 'refused') {
+          // PostgreSQL: refused by the statement, which wrote nothing; the same rule says why.
           assertFits(joined.quota!, sub);
-          throw new AppError('QUOTA_EXHAUSTED'); // the same rule: not reached
+          throw new AppError('QUOTA_EXHAUSTED'); // not reached
         }
-        // SQLite: checked here, and rolled back when it does not fit.
-        if (counts && joined.confirmed) assertFits(joined.quota!, sub);
+        // SQLite: checked here, and rolled back when it does not fit. (PostgreSQL has committed what
+        // its statement found to fit: not checked again by a later clock.)
+        if (joined.verdict === undefined && counts && joined.confirmed) assertFits(joined.quota!, sub);
         if (!joined.confirmed) throw notMoved;
         online = joined.confirmed.account;
         confirmed = joined.confirmed.login;

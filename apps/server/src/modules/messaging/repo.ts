@@ -576,11 +576,12 @@ export function loginQuotaWith(
      * becomes the account's session, the account goes online (written new, or the known one brought
      * back) and the device remembers it and counts the login. Unless the login no longer waited for
      * its confirmation (scanned, or waiting for its verification code unless `scannedOnly`) or its
-     * QR code's time had run out at `now`; or, when the account counts (`quotaFor`: it was not
-     * online), the company's service had ended or the login does not fit its slots or the
-     * sub-account's allocation (`available`). The quota counts the others' accounts online, this one
-     * not among them; it comes back with `refused` when that is why nothing moved, for the caller to
-     * say why (logins.ts assertFits, the same rule).
+     * QR code's time had run out at `now`; or, when the account counts (`available` is given: it
+     * was not online), the company's service had ended or the login does not fit its slots or the
+     * sub-account's allocation. The quota counts the others' accounts online, this one not among
+     * them. PostgreSQL checks it in the statement and says so (`verdict`; refused, the caller says
+     * why: logins.ts assertFits, the same rule); SQLite leaves it to the caller (no `verdict`), who
+     * rolls back what does not fit.
      *
      * PostgreSQL, one statement, and the transaction's last (COMMITS_WITH_IT: refused, it wrote
      * nothing): besides the writes, it locks the company's and the sub-account's count rows (an
@@ -607,8 +608,8 @@ export function loginQuotaWith(
       now: number,
     ): Promise<{
       quota?: Quota;
-      /** PostgreSQL: the quota (or the service's end) refused it, and nothing was written. */
-      refused?: boolean;
+      /** PostgreSQL: the statement checked the quota; `refused`: nothing was written. */
+      verdict?: 'fits' | 'refused';
       confirmed?: { login: Selectable<WxLoginsTable>; account: Selectable<WxAccountsTable> };
     }> {
       // The states the login may be moved from: 'scanned', and 'need_verify' unless scannedOnly.
@@ -630,11 +631,13 @@ export function loginQuotaWith(
         const { fits, ...rest } = result.rows[0]!;
         const { quota, rest: row } = splitQuota(rest);
         const written = takeAccount(row, ACCOUNT_COLUMN_NAMES) as Selectable<WxAccountsTable>;
-        // The known account is locked (accountToConfirm): it cannot be gone, short of a bug.
+        const verdict = fits ? 'fits' : 'refused';
+        // The known account is locked (accountToConfirm), and a login moved to an account that is
+        // not there fails the statement (its foreign key): not reached.
         if (row.id != null && written.id == null)
           throw new Error('the account to bring online was not found');
-        if (row.id == null) return { quota, refused: !fits };
-        return { quota, confirmed: { login: row as Selectable<WxLoginsTable>, account: written } };
+        if (row.id == null) return { quota, verdict };
+        return { quota, verdict, confirmed: { login: row as Selectable<WxLoginsTable>, account: written } };
       }
       const written = account.known
         ? await updateAccountReturning(db, account.id, account.patch)
