@@ -924,16 +924,20 @@ export function insertClaimedUnlessQueuedWith(activeSlotsOf: PackageService['act
 export function insertClaimedManyUnlessQueuedWith(activeSlotsOf: PackageService['activeSlotsOf']) {
   const columns = sql.join([...OUTGOING_COLUMNS, ...CLAIM_COLUMNS].map((c) => sql.ref(c)));
   const query = preparedQuery(6, (_db, rows, ids, tokens, leases, logins, now) => {
-    const waiting = sql`exists (select 1 from wx_messages as "q" where "q"."status" = 'queued' and "q"."wx_account_id" = "v"."wx_account_id")`;
+    // Whether older messages of the row's account wait: looked up once a row (`offset 0` keeps the
+    // planner from copying the subquery into each of the three places that read it).
+    const waiting = sql`lateral (select exists (select 1 from wx_messages as "q"
+      where "q"."status" = 'queued' and "q"."wx_account_id" = "v"."wx_account_id") as "queued" offset 0) as "w"`;
     return sql<{ id: string; status: 'sending' | 'queued' }>`insert into "wx_messages" (${columns})
       select ${sql.join(OUTGOING_COLUMNS.map((c) => sql.ref(`v.${c}`)))},
-        case when ${waiting} then 'queued' else 'sending' end,
-        case when ${waiting} then null else "c"."token" end,
-        case when ${waiting} then null else "c"."lease_until" end
+        case when "w"."queued" then 'queued' else 'sending' end,
+        case when "w"."queued" then null else "c"."token" end,
+        case when "w"."queued" then null else "c"."lease_until" end
       from json_populate_recordset(null::"wx_messages", cast(${rows} as json)) as "v"
         join unnest(cast(${ids} as text[]), cast(${tokens} as text[]), cast(${leases} as bigint[]),
           cast(${logins} as text[])) as "c"("id", "token", "lease_until", "login_id")
           on "c"."id" = "v"."id"
+        cross join ${waiting}
       where ${onlineUnder(sql.ref('v.wx_account_id'), sql.ref('c.login_id'))}
         and ${activeSlotsOf(sql.ref('v.company_id'), now as number)} > 0
       returning "id", "status"`;
