@@ -17,6 +17,7 @@ import {
   load,
   loginSimAccount,
   post,
+  postgresCpuMs,
   startServer,
   stringArg,
 } from './lib.mjs';
@@ -110,6 +111,8 @@ try {
   const before = received;
   const serverCpuBefore = cpuMs(server.child.pid, { children: true });
   const benchCpuBefore = process.cpuUsage();
+  const postgres = databaseOf() === 'postgresql';
+  const databaseCpuBefore = postgres ? postgresCpuMs() : null;
 
   const started = performance.now();
   const result = await load(
@@ -136,6 +139,11 @@ try {
   // the garbage collector's). PostgreSQL's own processes are not in it.
   const serverCpuUs = cpuUsPer(server.child.pid, serverCpuBefore, result.ok, { children: true });
   const benchCpu = process.cpuUsage(benchCpuBefore);
+  // PostgreSQL's processes over the same span (the sends and the delivery of their callbacks).
+  const databaseCpuUs =
+    postgres && databaseCpuBefore !== null
+      ? Math.round((((postgresCpuMs() ?? databaseCpuBefore) - databaseCpuBefore) * 1000) / result.ok)
+      : null;
 
   const report = {
     when: new Date().toISOString(),
@@ -170,6 +178,8 @@ try {
       bareServerUsPerRequest: bareCpuUs,
       serverUsPerSend: serverCpuUs,
       loadAndReceiverUsPerSend: Math.round((benchCpu.user + benchCpu.system) / result.ok),
+      // PostgreSQL: its processes' CPU a send (every database of the machine: run nothing else).
+      databaseUsPerSend: databaseCpuUs,
       ratio: bareCpuUs && serverCpuUs ? Number((bareCpuUs / serverCpuUs).toFixed(3)) : null,
     },
   };
