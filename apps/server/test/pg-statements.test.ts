@@ -34,6 +34,41 @@ describe.skipIf(!dialects.includes('postgres'))('prepared statements (postgres)'
       }>`select statement from pg_prepared_statements order by statement`.execute(db)
     ).rows.map((r) => r.statement);
 
+  /**
+   * A one-connection pipelining pool whose connection is watched: `asked` sees each query's text as
+   * the connection is asked it; `connected` gets the connection once, to watch its socket.
+   */
+  const watchedPool = (
+    asked: (text: string) => void,
+    connected: (connection: pg.Connection & { stream: NodeJS.WritableStream }) => void,
+  ) => {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: 1,
+      pipeline: true,
+      options: `-c search_path=${schema.schema}`,
+    });
+    const connect = pool.connect.bind(pool);
+    const seen = new WeakSet<object>();
+    (pool as unknown as { connect: () => Promise<pg.PoolClient> }).connect = async () => {
+      const client = await connect();
+      if (!seen.has(client)) {
+        seen.add(client);
+        const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+        (client as unknown as { query: unknown }).query = (...args: unknown[]) => {
+          const config = args[0] as string | { text: string };
+          asked(typeof config === 'string' ? config : config.text);
+          return query(...args);
+        };
+        connected(
+          (client as unknown as { connection: pg.Connection & { stream: NodeJS.WritableStream } }).connection,
+        );
+      }
+      return client;
+    };
+    return pool;
+  };
+
   beforeAll(async () => {
     schema = await createPgSchema();
     // One connection: every query below runs on the same one, so its prepared statements are seen.
@@ -88,27 +123,9 @@ describe.skipIf(!dialects.includes('postgres'))('prepared statements (postgres)'
     const written: string[] = [];
     let answersAfterBegin: number | undefined;
     let statementWrittenAfter: number | undefined;
-    const pool = new pg.Pool({
-      connectionString: url,
-      max: 1,
-      pipeline: true,
-      options: `-c search_path=${schema.schema}`,
-    });
-    const connect = pool.connect.bind(pool);
-    const seen = new WeakSet<object>();
-    (pool as unknown as { connect: () => Promise<pg.PoolClient> }).connect = async () => {
-      const client = await connect();
-      if (!seen.has(client)) {
-        seen.add(client);
-        const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
-        (client as unknown as { query: unknown }).query = (...args: unknown[]) => {
-          const config = args[0] as string | { text: string };
-          written.push(typeof config === 'string' ? config : config.text);
-          return query(...args);
-        };
-        const connection = (
-          client as unknown as { connection: pg.Connection & { stream: NodeJS.WritableStream } }
-        ).connection;
+    const pool = watchedPool(
+      (text) => written.push(text),
+      (connection) => {
         // Before pg's own listener, which writes the next query at once when not pipelining.
         connection.prependListener('readyForQuery', () => {
           if (answersAfterBegin !== undefined) answersAfterBegin += 1;
@@ -121,9 +138,8 @@ describe.skipIf(!dialects.includes('postgres'))('prepared statements (postgres)'
             statementWrittenAfter = answersAfterBegin;
           return write(chunk, ...rest);
         }) as typeof connection.stream.write;
-      }
-      return client;
-    };
+      },
+    );
     const own = new Kysely<DB>({ dialect: new PostgresDialect({ pool: namedStatementPool(pool) }) });
     try {
       const insert = (d: Kysely<DB>, id: number) =>
@@ -220,31 +236,14 @@ describe.skipIf(!dialects.includes('postgres'))('prepared statements (postgres)'
     // What the connection is asked, in order, each with the number of answers back at that moment.
     const written: Array<[string, number]> = [];
     let answers = 0;
-    const pool = new pg.Pool({
-      connectionString: url,
-      max: 1,
-      pipeline: true,
-      options: `-c search_path=${schema.schema}`,
-    });
-    const connect = pool.connect.bind(pool);
-    const seen = new WeakSet<object>();
-    (pool as unknown as { connect: () => Promise<pg.PoolClient> }).connect = async () => {
-      const client = await connect();
-      if (!seen.has(client)) {
-        seen.add(client);
-        const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
-        (client as unknown as { query: unknown }).query = (...args: unknown[]) => {
-          const config = args[0] as string | { text: string };
-          written.push([typeof config === 'string' ? config : config.text, answers]);
-          return query(...args);
-        };
-        const connection = (client as unknown as { connection: pg.Connection }).connection;
+    const pool = watchedPool(
+      (text) => written.push([text, answers]),
+      (connection) => {
         connection.prependListener('readyForQuery', () => {
           answers += 1;
         });
-      }
-      return client;
-    };
+      },
+    );
     const own = new Kysely<DB>({ dialect: new PostgresDialect({ pool: namedStatementPool(pool) }) });
     const insert = (d: Kysely<DB>, id: number) =>
       sql`insert into items (id, name) values (${id}, 'ended')`.execute(d);
