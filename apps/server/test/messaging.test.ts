@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { requestsInLine } from '../src/lib/request-slices.js';
 import * as messagingRepo from '../src/modules/messaging/repo.js';
 import * as packagesRepo from '../src/modules/packages/repo.js';
+import { networkForDevice } from '../src/modules/sim/network.js';
 import { PRIVATE_OK, receiver, waitFor } from './callback-helpers.js';
 import { setUpCatalogue } from './commerce-helpers.js';
 import {
@@ -634,7 +635,7 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       expect(replaced.ended_at).not.toBeNull();
     });
 
-    it("the simulator writes a new account's address book once when it comes online twice at once", async () => {
+    it("the simulator stores a new account's address book at its first read, once when two reads find none at once", async () => {
       const c = await customerWithSubAccount(t, cat, 1);
       const { deviceId } = await loginAccount(t, { token: c.token });
       const account = (await t.database.db
@@ -654,20 +655,78 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
           .select(['room_id', 'member_wxid'])
           .where('wx_account_id', '=', account.id)
           .execute();
-      const written = (await contactsOf()).length;
-      const members = (await membersOf()).length;
-      expect(written).toBeGreaterThan(0);
-      expect(members).toBeGreaterThan(0);
-      // As before its first login: no address book yet.
-      await t.database.db.deleteFrom('sim_room_members').where('wx_account_id', '=', account.id).execute();
-      await t.database.db.deleteFrom('sim_contacts').where('wx_account_id', '=', account.id).execute();
+      // Logged in, nothing read yet: nothing stored.
+      expect(await contactsOf()).toEqual([]);
+      expect(await membersOf()).toEqual([]);
       const ref = { accountId: account.id, companyId: account.company_id, wxid: account.wxid, deviceId };
       const provider = t.app.services.simulator!.provider;
-      // Both find none and write: the second's rows collide with the first's and are skipped (an
-      // error, or a second copy of each room's members, without the unique keys).
-      await Promise.all([provider.accountOnline(ref), provider.accountOnline(ref)]);
-      expect((await contactsOf()).length).toBe(written);
-      expect((await membersOf()).length).toBe(members);
+      // Both find none and store it: the second's rows collide with the first's and are skipped (an
+      // error, or a second copy of each room's members, without the unique keys). Both see all of it.
+      const [first, second] = await Promise.all([provider.listContacts(ref), provider.listContacts(ref)]);
+      const stored = await contactsOf();
+      expect(stored.length).toBeGreaterThan(20);
+      expect(first.map((x) => x.wxid).sort()).toEqual(stored.map((x) => x.contact_wxid).sort());
+      expect(second).toEqual(first);
+      const members = await membersOf();
+      expect(members.length).toBeGreaterThan(0);
+      expect(new Set(members.map((m) => `${m.room_id}/${m.member_wxid}`)).size).toBe(members.length);
+      // Made from the device: the same network again once the stored one is gone.
+      await t.database.db.deleteFrom('sim_room_members').where('wx_account_id', '=', account.id).execute();
+      await t.database.db.deleteFrom('sim_contacts').where('wx_account_id', '=', account.id).execute();
+      expect(await provider.listContacts(ref)).toEqual(first);
+      expect((await membersOf()).length).toBe(members.length);
+    });
+
+    it("every first read of a new account's network finds it: a send, a room, a contact made unreachable", async () => {
+      const c = await customerWithSubAccount(t, cat, 1);
+      const { deviceId } = await loginAccount(t, { token: c.token });
+      const account = (await t.database.db
+        .selectFrom('wx_accounts')
+        .select(['id', 'company_id', 'wxid'])
+        .where('company_id', '=', c.user.id)
+        .executeTakeFirst())!;
+      const ref = { accountId: account.id, companyId: account.company_id, wxid: account.wxid, deviceId };
+      const net = networkForDevice(deviceId);
+      const friend = net.friends[0]!.wxid;
+      const room = net.rooms[0]!;
+      const sim = t.app.services.simulator!;
+      const fresh = async () => {
+        await t.database.db.deleteFrom('sim_room_members').where('wx_account_id', '=', account.id).execute();
+        await t.database.db.deleteFrom('sim_contacts').where('wx_account_id', '=', account.id).execute();
+      };
+      expect(await sim.provider.hasContact(ref, friend)).toBe(true);
+      await fresh();
+      expect(await sim.provider.hasContact(ref, 'wxid_nobody')).toBe(false);
+      expect(await sim.provider.hasContact(ref, friend)).toBe(true);
+      await fresh();
+      expect((await sim.provider.getRoom(ref, room.roomId))?.members.map((m) => m.wxid)).toEqual(
+        [net.self, ...room.members].map((m) => m.wxid),
+      );
+      await fresh();
+      expect((await sim.control.roomMembers(ref, room.roomId)).length).toBe(room.members.length + 1);
+      await fresh();
+      expect((await sim.provider.getContacts(ref, [friend, 'wxid_nobody'])).map((x) => x.wxid)).toEqual([
+        friend,
+      ]);
+      await fresh();
+      expect((await sim.provider.syncAddressList(ref)).friends).toContain(friend);
+      await fresh();
+      expect(await sim.control.setUnreachable(ref, friend, true)).toBe(true);
+      expect(
+        await sim.provider.send(ref, {
+          msgId: 'm1',
+          peer: friend,
+          type: 1,
+          appType: null,
+          content: 'hi',
+          media: null,
+        }),
+      ).toEqual({
+        ok: false,
+        error: '对方账号异常，消息发送失败',
+      });
+      await fresh();
+      expect(await sim.control.setUnreachable(ref, 'wxid_nobody', true)).toBe(false);
     });
 
     it('checkQrCode and checkQrCodeLoop say why a refused login ended (the console needs no phone-side call)', async () => {

@@ -276,7 +276,8 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
     let before: { currentLoginId: string | null } | undefined;
     let confirmed: WxLoginRow | undefined;
     // The login no longer waited for this confirmation, or its time ran out: read to say which.
-    const notMoved = new AppError('CONFLICT', '二维码已失效');
+    // Made when thrown (an error's stack costs a confirmation ~30 µs).
+    let notMoved: AppError | undefined;
     const confirm = () =>
       db.transaction().execute(async (trx) => {
         // PostgreSQL: the account's row locked to the end, so confirmations of one account take turns.
@@ -315,7 +316,10 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
         // SQLite: checked here, and rolled back when it does not fit. (PostgreSQL has committed what
         // its statement found to fit: not checked again by a later clock.)
         if (joined.verdict === undefined && counts && joined.confirmed) assertFits(joined.quota!, sub);
-        if (!joined.confirmed) throw notMoved;
+        if (!joined.confirmed) {
+          notMoved = new AppError('CONFLICT', '二维码已失效');
+          throw notMoved;
+        }
         online = joined.confirmed.account;
         confirmed = joined.confirmed.login;
       });
@@ -352,7 +356,7 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
     }
     // As committed: the row the transaction wrote (no read back).
     const account: WxAccountViewRow = { ...online!, sub_account_name: sub.name };
-    await provider.accountOnline(ref(account), { created: before === undefined });
+    await provider.accountOnline(ref(account));
     await qrChanged(confirmed!, 'confirmed');
     bus.publish({ kind: 'account', companyId: account.company_id, wxid: account.wxid, status: 'online' });
     await ctx.emitFor(account, 'login', { ...toWxAccount(account), instanceId: login.id });

@@ -108,11 +108,8 @@ export interface MessagingProvider {
    * them; the simulator's live in the database already.
    */
   start(onlineAccounts: AccountRef[]): Promise<void>;
-  /**
-   * Called once an account is online (a login confirmed), so the provider can set up its session.
-   * `created`: this login made the account (a new id): nothing of it can exist yet.
-   */
-  accountOnline(account: AccountRef, opts?: { created: boolean }): Promise<void>;
+  /** Called once an account is online (a login confirmed), so the provider can set up its session. */
+  accountOnline(account: AccountRef): Promise<void>;
   logout(account: AccountRef): Promise<void>;
   syncAddressList(account: AccountRef): Promise<AddressList>;
   listContacts(account: AccountRef): Promise<Contact[]>;

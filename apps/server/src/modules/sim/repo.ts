@@ -6,7 +6,7 @@ const anyContactQuery = preparedQuery(1, (db, accountId: string) =>
   db.selectFrom('sim_contacts').select('contact_wxid').where('wx_account_id', '=', accountId).limit(1),
 );
 
-/** The account's simulated network is stored (its first login made it). */
+/** The account's simulated network is stored (the first read of it made it: sim/provider.ts fromNetwork). */
 export const hasNetwork = async (db: Kysely<DB>, accountId: string): Promise<boolean> =>
   (await anyContactQuery(db, accountId)).rows.length > 0;
 
