@@ -6,7 +6,8 @@ import type { DB } from '../src/db/schema.js';
 import { dialects, openBareDatabase, withSchemaChangeLock } from './helpers.js';
 
 // db/prepared.ts insertManyTogether: rows of several tables together or not at all (one statement on
-// PostgreSQL, a transaction on SQLite). Its users: a new device with its login, a simulated network.
+// PostgreSQL, a transaction on SQLite, or the caller's). Its users: a new device with its login (in
+// SQLite's group commit), a simulated network.
 describe.each(dialects)('rows of several tables written together (%s)', (dialect) => {
   let bare: Awaited<ReturnType<typeof openBareDatabase>> | undefined;
   let db: Kysely<DB>;
@@ -55,5 +56,22 @@ describe.each(dialects)('rows of several tables written together (%s)', (dialect
       ]),
     ).rejects.toThrow();
     expect(await stored('b.')).toEqual([{ key: 'b.taken', value: 'first', updated_at: 1 }]);
+  });
+
+  it("inside a caller's transaction it joins it: kept with it, undone with it", async () => {
+    await db.transaction().execute(async (trx) => {
+      await insertManyTogether(trx, [
+        rowsFor(settings, [{ key: 'c.1', value: 'one', updated_at: 1 }]),
+        rowsFor(settings, [{ key: 'c.2', value: 'two', updated_at: 2 }]),
+      ]);
+    });
+    expect((await stored('c.')).map((r) => r.key)).toEqual(['c.1', 'c.2']);
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await insertManyTogether(trx, [rowsFor(settings, [{ key: 'd.1', value: 'one', updated_at: 1 }])]);
+        throw new Error('the caller changed its mind');
+      }),
+    ).rejects.toThrow('the caller changed its mind');
+    expect(await stored('d.')).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { type DirectRunner, runDirectly } from './prepared.js';
 import type { DB } from './schema.js';
 
 /**
- * How the hot paths write (messages, callback events and their attempts):
+ * How the hot paths write (messages, callback events and their attempts, a login's steps):
  * - `transact(work)`: `work` is atomic and committed before the promise resolves, as with
  *   `db.transaction().execute(work)`; a `work` that throws changes nothing and its error is thrown.
  * - `write(work)`: a write that needs no transaction of its own (one statement), committed before

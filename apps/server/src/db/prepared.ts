@@ -225,13 +225,16 @@ const isPostgres = (db: Kysely<DB>) => db.getExecutor().adapter instanceof Postg
  * preparedInsertMany, in order. PostgreSQL: one statement (the inserts but the last in a
  * data-modifying WITH), atomic alone: one round trip and one commit instead of BEGIN, an insert per
  * table, COMMIT. A row may refer to a row of an earlier table (its foreign key is checked at the
- * statement's end, when every row is in). SQLite: a transaction (its statements cost no round trip).
+ * statement's end, when every row is in). SQLite: a transaction (its statements cost no round trip),
+ * or, given one (a unit of the group commit), the caller's: atomic with it.
  */
 export async function insertManyTogether(db: Kysely<DB>, parts: ReadonlyArray<InsertPart>): Promise<void> {
   if (!isPostgres(db)) {
-    await db.transaction().execute(async (trx) => {
-      for (const part of parts) await part.run(trx);
-    });
+    if (db.isTransaction) for (const part of parts) await part.run(db);
+    else
+      await db.transaction().execute(async (trx) => {
+        for (const part of parts) await part.run(trx);
+      });
     return;
   }
   const statement = (optimistic: boolean) => {
