@@ -106,7 +106,7 @@ export function createSimulator(opts: SimulatorOptions) {
 
   /**
    * An account's network is stored the first time a read finds nothing of it, not as it logs in: a
-   * network (31 contacts, ~30 room members, made from seeded hashes) was a third of a login's work
+   * network (31 contacts, ~30 room members, made from seeded hashes) was ~30 % of a login's CPU
    * (bench/README.md, session 43), and most accounts a program logs in never look at their contacts.
    * It is made from the account's device, so it is the same whichever read stores it, and every
    * network has contacts, so finding none of an account's rows means none is stored yet (one read
