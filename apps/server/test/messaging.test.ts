@@ -400,14 +400,14 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       expect(page.data.reason).toContain('额度已用完');
     });
 
-    it('a confirmation refused at its last step writes nothing: no account, no device login, the counts as they were', async () => {
+    /** Why a new login is refused (each made true for customer `c`), with its code and what it says. */
+    const loginRefusals = (): Array<{
+      code: string;
+      reason: string;
+      make: (c: Awaited<ReturnType<typeof customerWithSubAccount>>) => Promise<unknown>;
+    }> => {
       const { db } = t.database;
-      // Each refusal is made true between the scan and the confirmation.
-      const refusals: Array<{
-        code: string;
-        reason: string;
-        make: (c: Awaited<ReturnType<typeof customerWithSubAccount>>) => Promise<unknown>;
-      }> = [
+      return [
         {
           code: '40020',
           reason: '已全部在线',
@@ -441,6 +441,12 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
               .execute(),
         },
       ];
+    };
+
+    it('a confirmation refused at its last step writes nothing: no account, no device login, the counts as they were', async () => {
+      // Each refusal is made true between the scan and the confirmation.
+      const { db } = t.database;
+      const refusals = loginRefusals();
       for (const refusal of refusals) {
         const c = await customerWithSubAccount(t, cat, 2);
         await loginAccount(t, { token: c.token });
@@ -475,6 +481,41 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
         // Refused for the quota or the package, the attempt ends; the service's end leaves it as it was.
         const page = (await t.call(simCalls.scanStatus, { instanceId: qr.instanceId })).data;
         expect(page.state, refusal.reason).toBe(refusal.code === '40304' ? 'scanned' : 'cancelled');
+      }
+    });
+
+    it('a QR code refused for the quota writes nothing: no device, no login; it says why', async () => {
+      const { db } = t.database;
+      const sim = t.app.services.simulator!;
+      for (const refusal of loginRefusals()) {
+        const c = await customerWithSubAccount(t, cat, 2);
+        // One account online, by the phone's actions themselves (not its page, limited per address).
+        const qr = (await t.call(messagingCalls.getQrCode, {}, { token: c.token })).data;
+        await sim.phone.scan(qr.instanceId, qr.deviceId);
+        await sim.phone.confirm(qr.instanceId, qr.deviceId);
+        await refusal.make(c);
+        const rowsOf = async () => ({
+          devices: await db
+            .selectFrom('wx_devices')
+            .select('id')
+            .where('company_id', '=', c.user.id)
+            .execute(),
+          logins: await db.selectFrom('wx_logins').select('id').where('company_id', '=', c.user.id).execute(),
+        });
+        const before = await rowsOf();
+        expect(before.logins).toHaveLength(1);
+        const refused = await t.call(messagingCalls.getQrCode, {}, { token: c.token });
+        expect(refused, refusal.reason).toMatchObject({ code: refusal.code });
+        expect(refused.message, refusal.reason).toContain(refusal.reason);
+        expect(await rowsOf(), refusal.reason).toEqual(before);
+        // A known device too: refused before anything is read of it.
+        const again = await t.call(
+          messagingCalls.getQrCode,
+          { deviceId: before.devices[0]!.id },
+          { token: c.token },
+        );
+        expect(again, refusal.reason).toMatchObject({ code: refusal.code });
+        expect(await rowsOf(), refusal.reason).toEqual(before);
       }
     });
 

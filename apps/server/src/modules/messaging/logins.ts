@@ -448,12 +448,15 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
       input: { subAccountId?: string | undefined; deviceId?: string | undefined; proxy?: string | undefined },
     ) {
       const sub = await subAccountFor(caller, input.subAccountId);
-      assertFits(await loginQuota.read(db, caller.companyId, sub.id, Date.now()), sub);
       const proxies = provider.proxies();
       if (input.proxy && !proxies.some((p) => p.code === input.proxy)) {
         throw new AppError('BAD_REQUEST', `proxy：未知的登录地区 ${input.proxy}，可用的见 proxyList`);
       }
       const now = Date.now();
+      // A new device on PostgreSQL: the quota is read by the statement that writes the device and
+      // its login (newLoginIfFits). Otherwise read first.
+      const quotaWithWrite = !input.deviceId && loginQuota.readsWithNewLogin(db);
+      if (!quotaWithWrite) assertFits(await loginQuota.read(db, caller.companyId, sub.id, now), sub);
       /** A new device, written with the login. */
       let device: WxDeviceRow | undefined;
       let proxy = input.proxy ?? proxies[0]?.code ?? '';
@@ -502,8 +505,14 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
         ended_at: null,
         logout_reason: null,
       };
-      // A new device and its login in one write (one statement on PostgreSQL).
-      if (device) await writes.write((w) => repo.insertDeviceWithLogin(w, device, login));
+      // A new device and its login in one write (one statement on PostgreSQL, with the quota).
+      if (device && quotaWithWrite) {
+        const { quota, written } = await loginQuota.newLoginIfFits(db, device, login, sub.available_num, now);
+        if (!written) {
+          assertFits(quota, sub);
+          throw new AppError('QUOTA_EXHAUSTED'); // not reached: the same rule
+        }
+      } else if (device) await writes.write((w) => repo.insertDeviceWithLogin(w, device, login));
       else await writes.write((w) => repo.insertLogin(w, login));
       madeHere.set(loginId, {
         id: loginId,

@@ -88,6 +88,8 @@ const LOGIN_COLUMNS = {
 } as const;
 export const insertLogin = preparedInsert('wx_logins', LOGIN_COLUMNS);
 
+const DEVICE_COLUMN_NAMES = Object.keys(DEVICE_COLUMNS) as (keyof typeof DEVICE_COLUMNS)[];
+const LOGIN_COLUMN_NAMES = Object.keys(LOGIN_COLUMNS) as (keyof typeof LOGIN_COLUMNS)[];
 const devicesInsert = preparedInsertMany('wx_devices', DEVICE_COLUMNS);
 const loginsInsert = preparedInsertMany('wx_logins', LOGIN_COLUMNS);
 /**
@@ -370,13 +372,13 @@ const quotaOf = (row: {
 /**
  * Whether a new login fits, as SQL over a row of the quota's columns: logins.ts `assertFits`'s rule
  * (which says why not). `available` is the sub-account's allocation, null when the account does not
- * count (it was online already): then it always fits.
+ * count (it was online already): then it always fits. No count row is none online (quotaOf).
  */
 const fitsSql = (available: number | null, now: number) =>
   sql<boolean>`(cast(${available} as integer) is null or (
     ("service_expires_at" is null or "service_expires_at" > ${now})
-    and coalesce("slots", 0) > 0 and "company_online" < "slots"
-    and "sub_online" < cast(${available} as integer)))`;
+    and coalesce("slots", 0) > 0 and coalesce("company_online", 0) < "slots"
+    and coalesce("sub_online", 0) < cast(${available} as integer)))`;
 
 /** A row that carries the quota's columns beside others: the quota, and the rest without them. */
 function splitQuota<R extends Parameters<typeof quotaOf>[0]>(row: R) {
@@ -403,6 +405,42 @@ export function loginQuotaWith(
   ];
   const read = preparedQuery(3, (db, companyId: string, subAccountId: string, now: number) =>
     db.selectNoFrom((eb) => columns(eb, companyId, subAccountId, now)),
+  );
+  // PostgreSQL: a QR code asked for without a device: its quota read, and the new device with its
+  // login written only if it fits (the rule of fitsSql), in one statement: a round trip and a
+  // statement less a login than the read before the write.
+  const rowsIfFits = (table: 'wx_devices' | 'wx_logins', names: readonly string[], json: string) =>
+    sql`select ${sql.join(names.map((n) => sql.ref(n)))} from json_populate_recordset(null::${sql.table(table)}, ${json}::json) where (select "fits" from "verdict")`;
+  const newLoginIfFits = preparedQuery(
+    6,
+    (
+      db,
+      companyId: string,
+      subAccountId: string,
+      now: number,
+      available: number,
+      devices: string,
+      logins: string,
+    ) =>
+      db
+        .with('quota', (qc) => qc.selectNoFrom((eb) => columns(eb, companyId, subAccountId, now)))
+        .with('verdict', (qc) =>
+          qc.selectFrom('quota').selectAll('quota').select(fitsSql(available, now).as('fits')),
+        )
+        .with('device', (qc) =>
+          qc
+            .insertInto('wx_devices')
+            .columns(DEVICE_COLUMN_NAMES)
+            .expression(rowsIfFits('wx_devices', DEVICE_COLUMN_NAMES, devices)),
+        )
+        .with('login', (qc) =>
+          qc
+            .insertInto('wx_logins')
+            .columns(LOGIN_COLUMN_NAMES)
+            .expression(rowsIfFits('wx_logins', LOGIN_COLUMN_NAMES, logins)),
+        )
+        .selectFrom('verdict')
+        .select(['slots', 'company_online', 'sub_online', 'service_expires_at', 'fits']),
   );
   const confirm = preparedQuery(
     7,
@@ -571,6 +609,37 @@ export function loginQuotaWith(
   return {
     read: async (db: Kysely<DB>, companyId: string, subAccountId: string, now: number) =>
       quotaOf((await read(db, companyId, subAccountId, now)).rows[0]!),
+    /**
+     * Whether `newLoginIfFits` reads the quota as it writes (PostgreSQL); otherwise the caller reads
+     * it first (`read`: SQLite, whose statements cost no round trip) and writes after.
+     */
+    readsWithNewLogin: (db: Kysely<DB>) => db.getExecutor().adapter instanceof PostgresAdapter,
+    /**
+     * PostgreSQL: a new device and its first login, written only if a new login fits the company's
+     * quota and the sub-account's allocation (`available`), in one statement. The quota as read
+     * comes back either way; refused (`written: false`), nothing was written, and logins.ts
+     * assertFits (the same rule) says why.
+     */
+    async newLoginIfFits(
+      db: Kysely<DB>,
+      device: WxDeviceRow,
+      login: WxLoginRow,
+      available: number,
+      now: number,
+    ) {
+      const { fits, ...row } = (
+        await newLoginIfFits(
+          db,
+          login.company_id,
+          login.api_account_id,
+          now,
+          available,
+          rowsAsJson([device]),
+          rowsAsJson([login]),
+        )
+      ).rows[0]!;
+      return { quota: quotaOf(row), written: fits === true };
+    },
     /**
      * A confirmation, in its transaction, after the account was read (accountToConfirm): the login
      * becomes the account's session, the account goes online (written new, or the known one brought
