@@ -676,7 +676,8 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       expect(replaced.ended_at).not.toBeNull();
     });
 
-    it("the simulator stores a new account's address book at its first read, once when two reads find none at once", async () => {
+    /** A new account logged in through the simulator, as the provider sees it; nothing of its network read yet. */
+    const newSimAccount = async () => {
       const c = await customerWithSubAccount(t, cat, 1);
       const { deviceId } = await loginAccount(t, { token: c.token });
       const account = (await t.database.db
@@ -684,6 +685,20 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
         .select(['id', 'company_id', 'wxid'])
         .where('company_id', '=', c.user.id)
         .executeTakeFirst())!;
+      return {
+        account,
+        deviceId,
+        ref: { accountId: account.id, companyId: account.company_id, wxid: account.wxid, deviceId },
+      };
+    };
+    /** As before its first read: the account's stored network gone. */
+    const forgetNetwork = async (accountId: string) => {
+      await t.database.db.deleteFrom('sim_room_members').where('wx_account_id', '=', accountId).execute();
+      await t.database.db.deleteFrom('sim_contacts').where('wx_account_id', '=', accountId).execute();
+    };
+
+    it("the simulator stores a new account's address book at its first read, once when two reads find none at once", async () => {
+      const { account, ref } = await newSimAccount();
       const contactsOf = () =>
         t.database.db
           .selectFrom('sim_contacts')
@@ -699,7 +714,6 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       // Logged in, nothing read yet: nothing stored.
       expect(await contactsOf()).toEqual([]);
       expect(await membersOf()).toEqual([]);
-      const ref = { accountId: account.id, companyId: account.company_id, wxid: account.wxid, deviceId };
       const provider = t.app.services.simulator!.provider;
       // Both find none and store it: the second's rows collide with the first's and are skipped (an
       // error, or a second copy of each room's members, without the unique keys). Both see all of it.
@@ -712,29 +726,18 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       expect(members.length).toBeGreaterThan(0);
       expect(new Set(members.map((m) => `${m.room_id}/${m.member_wxid}`)).size).toBe(members.length);
       // Made from the device: the same network again once the stored one is gone.
-      await t.database.db.deleteFrom('sim_room_members').where('wx_account_id', '=', account.id).execute();
-      await t.database.db.deleteFrom('sim_contacts').where('wx_account_id', '=', account.id).execute();
+      await forgetNetwork(account.id);
       expect(await provider.listContacts(ref)).toEqual(first);
       expect((await membersOf()).length).toBe(members.length);
     });
 
     it("every first read of a new account's network finds it: a send, a room, a contact made unreachable", async () => {
-      const c = await customerWithSubAccount(t, cat, 1);
-      const { deviceId } = await loginAccount(t, { token: c.token });
-      const account = (await t.database.db
-        .selectFrom('wx_accounts')
-        .select(['id', 'company_id', 'wxid'])
-        .where('company_id', '=', c.user.id)
-        .executeTakeFirst())!;
-      const ref = { accountId: account.id, companyId: account.company_id, wxid: account.wxid, deviceId };
+      const { account, deviceId, ref } = await newSimAccount();
       const net = networkForDevice(deviceId);
       const friend = net.friends[0]!.wxid;
       const room = net.rooms[0]!;
       const sim = t.app.services.simulator!;
-      const fresh = async () => {
-        await t.database.db.deleteFrom('sim_room_members').where('wx_account_id', '=', account.id).execute();
-        await t.database.db.deleteFrom('sim_contacts').where('wx_account_id', '=', account.id).execute();
-      };
+      const fresh = () => forgetNetwork(account.id);
       expect(await sim.provider.hasContact(ref, friend)).toBe(true);
       await fresh();
       expect(await sim.provider.hasContact(ref, 'wxid_nobody')).toBe(false);
