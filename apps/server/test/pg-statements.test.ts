@@ -232,6 +232,66 @@ describe.skipIf(!dialects.includes('postgres'))('prepared statements (postgres)'
     }
   });
 
+  it('what a transaction writes at once leaves in one write to the socket: begin with its first statement, a statement with its commit', async () => {
+    // The socket's own writes (a corked stream hands them over together, as one writev).
+    let socketWrites = 0;
+    const pool = watchedPool(
+      () => {},
+      (connection) => {
+        const socket = connection.stream as unknown as Record<
+          '_write' | '_writev',
+          (...args: unknown[]) => unknown
+        >;
+        for (const method of ['_write', '_writev'] as const) {
+          const original = socket[method]!.bind(socket);
+          socket[method] = (...args: unknown[]) => {
+            socketWrites += 1;
+            return original(...args);
+          };
+        }
+      },
+    );
+    const own = new Kysely<DB>({ dialect: new PostgresDialect({ pool: namedStatementPool(pool) }) });
+    const insert = (d: Kysely<DB>, id: number, mark = '') =>
+      sql`insert into items (id, name) values (${id}, 'corked') ${sql.raw(mark)}`.execute(d);
+    const writesOf = async (work: () => Promise<unknown>) => {
+      await sql`select 1`.execute(own); // connected, and its plans' round due
+      socketWrites = 0;
+      await work();
+      return socketWrites;
+    };
+    try {
+      // begin + insert (one write), insert, commit.
+      expect(
+        await writesOf(() =>
+          own.transaction().execute(async (trx) => {
+            await insert(trx, 30);
+            await insert(trx, 31);
+          }),
+        ),
+      ).toBe(3);
+      // begin + the statement + its commit: one write.
+      expect(await writesOf(() => own.transaction().execute((trx) => insert(trx, 32, COMMITS_WITH_IT)))).toBe(
+        1,
+      );
+      // begin + insert (one write), then the last statement with its commit (one write).
+      expect(
+        await writesOf(() =>
+          own.transaction().execute(async (trx) => {
+            await insert(trx, 33);
+            await insert(trx, 34, COMMITS_WITH_IT);
+          }),
+        ),
+      ).toBe(2);
+      const { rows } = await sql<{
+        id: number;
+      }>`select id from items where name = 'corked' order by id`.execute(own);
+      expect(rows.map((r) => r.id)).toEqual([30, 31, 32, 33, 34]);
+    } finally {
+      await own.destroy();
+    }
+  });
+
   it('a statement marked COMMITS_WITH_IT has its commit written behind it, before its answer; it must be the last', async () => {
     // What the connection is asked, in order, each with the number of answers back at that moment.
     const written: Array<[string, number]> = [];

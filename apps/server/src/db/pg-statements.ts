@@ -1,4 +1,5 @@
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
+import type { Writable } from 'node:stream';
 import type pg from 'pg';
 
 /** Statement texts named at most, per process: each connection keeps every one it has used. */
@@ -110,6 +111,20 @@ export function namedStatementPool(
     let transactionOpen = false;
     /** The commit written behind a COMMITS_WITH_IT statement, until the transaction's end answers with it. */
     let committedWith: Promise<unknown> | undefined;
+    /**
+     * Runs `submit`, whose queries are written at once (pipelined), with the connection's socket
+     * corked: they leave in one write, and the database's backend wakes once to read them all, not
+     * once a query (a transaction's `begin` with its first statement, a statement with its `commit`).
+     */
+    const together = <T>(submit: () => T): T => {
+      const socket = (client as unknown as { connection?: { stream?: Partial<Writable> } }).connection?.stream;
+      socket?.cork?.();
+      try {
+        return submit();
+      } finally {
+        socket?.uncork?.();
+      }
+    };
     /** Writes the held opening (after the plans it is due to drop), the statement right behind it. */
     const sendHeldBegin = () => {
       if (beginHeld === undefined) return;
@@ -152,16 +167,20 @@ export function namedStatementPool(
         return Promise.reject(new Error(`a statement after the one that committed its transaction: ${text}`));
       const inTransaction = transactionOpen || client.getTransactionStatus() !== 'I';
       if (transactionOpen && text.includes(COMMITS_WITH_IT)) {
-        sendHeldBegin();
-        const answer = send(text, values, true);
-        // Written now, behind the statement: nothing else of the transaction is sent in between.
-        committedWith = client.query('commit');
-        committedWith.catch(() => {}); // its failure is the transaction's end's to tell
-        return answer;
+        return together(() => {
+          sendHeldBegin();
+          const answer = send(text, values, true);
+          // Written now, behind the statement: nothing else of the transaction is sent in between.
+          committedWith = client.query('commit');
+          committedWith.catch(() => {}); // its failure is the transaction's end's to tell
+          return answer;
+        });
       }
       if (beginHeld !== undefined) {
-        sendHeldBegin();
-        return send(text, values, true);
+        return together(() => {
+          sendHeldBegin();
+          return send(text, values, true);
+        });
       }
       if (replanDue(client, inTransaction))
         return client.query('discard plans').then(() => send(text, values, inTransaction));
