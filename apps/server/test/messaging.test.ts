@@ -484,6 +484,86 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       }
     });
 
+    it("a confirmation refused for its account writes nothing: the account's expiry, its sub-account recovered (unless it is online already)", async () => {
+      const { db } = t.database;
+      const phone = t.app.services.simulator!.phone;
+      const state = async (c: Awaited<ReturnType<typeof customerWithSubAccount>>) => ({
+        accounts: await db
+          .selectFrom('wx_accounts')
+          .select(['wxid', 'status', 'current_login_id', 'device_id'])
+          .where('company_id', '=', c.user.id)
+          .orderBy('wxid')
+          .execute(),
+        devices: await db
+          .selectFrom('wx_devices')
+          .select(['id', 'wxid', 'login_count', 'last_login_at'])
+          .where('company_id', '=', c.user.id)
+          .orderBy('id')
+          .execute(),
+        logins: await db
+          .selectFrom('wx_logins')
+          .select(['id', 'state', 'wx_account_id'])
+          .where('company_id', '=', c.user.id)
+          .orderBy('id')
+          .execute(),
+        counts: await db
+          .selectFrom('wx_online_counts')
+          .select(['scope', 'online'])
+          .where('owner_id', 'in', [c.user.id, c.sub.id])
+          .orderBy('scope')
+          .execute(),
+      });
+
+      // The account's time ran out while it was offline: the same person logging in again is refused.
+      const expired = await customerWithSubAccount(t, cat, 2);
+      const first = await loginAccount(t, { token: expired.token });
+      await t.call(messagingCalls.logout, { wxid: first.account.wxid }, { token: expired.token });
+      await db
+        .updateTable('wx_accounts')
+        .set({ expire_at: Date.now() - 1 })
+        .where('company_id', '=', expired.user.id)
+        .execute();
+      const again = (
+        await t.call(messagingCalls.getQrCode, { deviceId: first.deviceId }, { token: expired.token })
+      ).data;
+      await t.call(simCalls.scanAction, { instanceId: again.instanceId, action: 'scan' });
+      let before = await state(expired);
+      expect(before.accounts).toMatchObject([{ status: 'offline' }]);
+      expect(
+        await t.call(simCalls.scanAction, { instanceId: again.instanceId, action: 'confirm' }),
+      ).toMatchObject({ status: 409, message: '该微信账号已到期，不能再登录' });
+      expect(await state(expired)).toEqual(before);
+
+      // Its sub-account recovered between the scan and the confirmation: a new account is refused.
+      const recovered = await customerWithSubAccount(t, cat, 2);
+      const qr = (await t.call(messagingCalls.getQrCode, {}, { token: recovered.token })).data;
+      await t.call(simCalls.scanAction, { instanceId: qr.instanceId, action: 'scan' });
+      await t.call(apiAccountCalls.recoveryApiAccount, { id: recovered.sub.id }, { token: recovered.token });
+      before = await state(recovered);
+      expect(
+        await t.call(simCalls.scanAction, { instanceId: qr.instanceId, action: 'confirm' }),
+      ).toMatchObject({ status: 404, message: '子账号已回收' });
+      expect(await state(recovered)).toEqual(before);
+      expect(before.accounts).toEqual([]);
+
+      // An account online already moves to the new device all the same: it does not count again.
+      const moving = await customerWithSubAccount(t, cat, 2);
+      const online = await loginAccount(t, { token: moving.token });
+      const elsewhere = (await t.call(messagingCalls.getQrCode, {}, { token: moving.token })).data;
+      await phone.scan(elsewhere.instanceId, elsewhere.deviceId);
+      await t.call(apiAccountCalls.recoveryApiAccount, { id: moving.sub.id }, { token: moving.token });
+      await phone.confirm(elsewhere.instanceId, online.deviceId);
+      const after = await state(moving);
+      expect(after.accounts).toMatchObject([
+        { wxid: online.account.wxid, status: 'online', current_login_id: elsewhere.instanceId },
+      ]);
+      expect(after.accounts[0]!.device_id).toBe(elsewhere.deviceId);
+      expect(after.counts).toEqual([
+        { scope: 'company', online: 1 },
+        { scope: 'sub_account', online: 1 },
+      ]);
+    });
+
     it('a QR code refused for the quota writes nothing: no device, no login; it says why', async () => {
       const { db } = t.database;
       const sim = t.app.services.simulator!;
