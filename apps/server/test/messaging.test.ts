@@ -486,7 +486,14 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
 
     it("a confirmation refused for its account writes nothing: the account's expiry, its sub-account recovered (unless it is online already)", async () => {
       const { db } = t.database;
+      // The phone's actions themselves, but for the refusals (its page is limited per address).
       const phone = t.app.services.simulator!.phone;
+      const logIn = async (token: string, personOf?: string) => {
+        const qr = (await t.call(messagingCalls.getQrCode, {}, { token })).data;
+        await phone.scan(qr.instanceId, qr.deviceId);
+        await phone.confirm(qr.instanceId, personOf ?? qr.deviceId);
+        return qr;
+      };
       const state = async (c: Awaited<ReturnType<typeof customerWithSubAccount>>) => ({
         accounts: await db
           .selectFrom('wx_accounts')
@@ -506,18 +513,31 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
           .where('company_id', '=', c.user.id)
           .orderBy('id')
           .execute(),
-        counts: await db
-          .selectFrom('wx_online_counts')
-          .select(['scope', 'online'])
-          .where('owner_id', 'in', [c.user.id, c.sub.id])
-          .orderBy('scope')
-          .execute(),
+        // No count row is none online (PostgreSQL's confirmation makes them at 0 to lock them).
+        counts: {
+          company: 0,
+          sub_account: 0,
+          ...Object.fromEntries(
+            (
+              await db
+                .selectFrom('wx_online_counts')
+                .select(['scope', 'online'])
+                .where('owner_id', 'in', [c.user.id, c.sub.id])
+                .execute()
+            ).map((r) => [r.scope, Number(r.online)]),
+          ),
+        },
       });
 
       // The account's time ran out while it was offline: the same person logging in again is refused.
       const expired = await customerWithSubAccount(t, cat, 2);
-      const first = await loginAccount(t, { token: expired.token });
-      await t.call(messagingCalls.logout, { wxid: first.account.wxid }, { token: expired.token });
+      const first = await logIn(expired.token);
+      const wxid = (await db
+        .selectFrom('wx_accounts')
+        .select('wxid')
+        .where('company_id', '=', expired.user.id)
+        .executeTakeFirst())!.wxid;
+      await t.call(messagingCalls.logout, { wxid }, { token: expired.token });
       await db
         .updateTable('wx_accounts')
         .set({ expire_at: Date.now() - 1 })
@@ -526,7 +546,7 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       const again = (
         await t.call(messagingCalls.getQrCode, { deviceId: first.deviceId }, { token: expired.token })
       ).data;
-      await t.call(simCalls.scanAction, { instanceId: again.instanceId, action: 'scan' });
+      await phone.scan(again.instanceId, again.deviceId);
       let before = await state(expired);
       expect(before.accounts).toMatchObject([{ status: 'offline' }]);
       expect(
@@ -537,7 +557,7 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       // Its sub-account recovered between the scan and the confirmation: a new account is refused.
       const recovered = await customerWithSubAccount(t, cat, 2);
       const qr = (await t.call(messagingCalls.getQrCode, {}, { token: recovered.token })).data;
-      await t.call(simCalls.scanAction, { instanceId: qr.instanceId, action: 'scan' });
+      await phone.scan(qr.instanceId, qr.deviceId);
       await t.call(apiAccountCalls.recoveryApiAccount, { id: recovered.sub.id }, { token: recovered.token });
       before = await state(recovered);
       expect(
@@ -548,21 +568,82 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
 
       // An account online already moves to the new device all the same: it does not count again.
       const moving = await customerWithSubAccount(t, cat, 2);
-      const online = await loginAccount(t, { token: moving.token });
+      const online = await logIn(moving.token);
       const elsewhere = (await t.call(messagingCalls.getQrCode, {}, { token: moving.token })).data;
       await phone.scan(elsewhere.instanceId, elsewhere.deviceId);
       await t.call(apiAccountCalls.recoveryApiAccount, { id: moving.sub.id }, { token: moving.token });
       await phone.confirm(elsewhere.instanceId, online.deviceId);
       const after = await state(moving);
-      expect(after.accounts).toMatchObject([
-        { wxid: online.account.wxid, status: 'online', current_login_id: elsewhere.instanceId },
-      ]);
+      expect(after.accounts).toMatchObject([{ status: 'online', current_login_id: elsewhere.instanceId }]);
       expect(after.accounts[0]!.device_id).toBe(elsewhere.deviceId);
-      expect(after.counts).toEqual([
-        { scope: 'company', online: 1 },
-        { scope: 'sub_account', online: 1 },
-      ]);
+      expect(after.counts).toEqual({ company: 1, sub_account: 1 });
     });
+
+    it.runIf(dialect === 'postgres')(
+      "a confirmation locks its account's row before its company's counts, as an account's write does: a logout racing it cannot deadlock",
+      async () => {
+        const { db } = t.database;
+        const phone = t.app.services.simulator!.phone;
+        const c = await customerWithSubAccount(t, cat, 2);
+        const first = (await t.call(messagingCalls.getQrCode, {}, { token: c.token })).data;
+        await phone.scan(first.instanceId, first.deviceId);
+        await phone.confirm(first.instanceId, first.deviceId);
+        const account = (await db
+          .selectFrom('wx_accounts')
+          .select(['id', 'wxid'])
+          .where('company_id', '=', c.user.id)
+          .executeTakeFirst())!;
+        await t.call(messagingCalls.logout, { wxid: account.wxid }, { token: c.token });
+        const qr = (await t.call(messagingCalls.getQrCode, { deviceId: first.deviceId }, { token: c.token }))
+          .data;
+        await phone.scan(qr.instanceId, qr.deviceId);
+
+        // Another transaction holds the account's row, as a logout's write does.
+        let release!: () => void;
+        const released = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        let holding!: (xid: string) => void;
+        const holder = new Promise<string>((resolve) => {
+          holding = resolve;
+        });
+        const held = db.transaction().execute(async (trx) => {
+          await sql`select id from wx_accounts where id = ${account.id} for update`.execute(trx);
+          holding(
+            (await sql<{ xid: string }>`select pg_current_xact_id()::text as xid`.execute(trx)).rows[0]!.xid,
+          );
+          await released;
+        });
+        const xid = await holder;
+        const confirming = phone.confirm(qr.instanceId, qr.deviceId);
+        try {
+          // The confirmation waits for that row…
+          await until(async () => {
+            const waiting = await sql<{ n: string }>`select count(*) as n from pg_locks
+              where locktype = 'transactionid' and transactionid::text = ${xid} and not granted`.execute(db);
+            return Number(waiting.rows[0]!.n) > 0;
+          }, 'the confirmation waiting for the account');
+          // …holding none of its company's counts, which that write would lock next.
+          const counts = await db.transaction().execute((trx) =>
+            sql`select online from wx_online_counts where owner_id in (${c.user.id}, ${c.sub.id})
+              for update nowait`.execute(trx),
+          );
+          expect(counts.rows).toHaveLength(2);
+        } finally {
+          release();
+          await held;
+          await confirming.catch(() => {}); // seen below
+        }
+        await confirming;
+        expect(
+          await db
+            .selectFrom('wx_accounts')
+            .select(['status', 'current_login_id'])
+            .where('id', '=', account.id)
+            .execute(),
+        ).toEqual([{ status: 'online', current_login_id: qr.instanceId }]);
+      },
+    );
 
     it('a QR code refused for the quota writes nothing: no device, no login; it says why', async () => {
       const { db } = t.database;

@@ -219,12 +219,12 @@ describe.skipIf(!dialects.includes('postgres'))('plans whatever the statistics (
   });
 
   it('a lookup first planned on an empty table reads one index entry once the table has grown (next replanning round)', async () => {
-    // A confirmation's account lookup (its row locked, in a confirmation's transaction).
-    const accountToConfirm = (wxid: string) => messaging.accountToConfirm(db, 'c', wxid);
+    // An account's lookup by its wxid (most calls about an account).
+    const byWxid = (wxid: string) => messaging.findAccount(db, 'c', wxid);
     await sql`alter table wx_accounts set (autovacuum_enabled = false)`.execute(db);
     // Prepared and planned (five custom plans, then the generic one) while wx_accounts is empty and
     // was never analysed: the plan walks the company's index by first login, filtering on wxid.
-    for (let i = 0; i < 8; i++) expect(await accountToConfirm(`wxid_none${i}`)).toBeUndefined();
+    for (let i = 0; i < 8; i++) expect(await byWxid(`wxid_none${i}`)).toBeUndefined();
     // Written by another connection (this one's plans stay as they are: changing its
     // session_replication_role, as bulkInsert does, would drop them).
     const other = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL! });
@@ -245,7 +245,7 @@ describe.skipIf(!dialects.includes('postgres'))('plans whatever the statistics (
     const indexes = async () =>
       (await entriesRead('wx_accounts_company_first')) + (await entriesRead('wx_accounts_company_wxid'));
     const before = await indexes();
-    const found = await accountToConfirm('wxid_001500');
+    const found = await byWxid('wxid_001500');
     expect(found?.id).toBe('acc001500');
     // By (company, wxid): one entry. The plan made on the empty table read all 3,000 of the company's.
     expect((await indexes()) - before).toBeLessThanOrEqual(2);

@@ -1,5 +1,5 @@
-import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import type { Writable } from 'node:stream';
+import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
 
 /** Statement texts named at most, per process: each connection keeps every one it has used. */
@@ -117,7 +117,8 @@ export function namedStatementPool(
      * once a query (a transaction's `begin` with its first statement, a statement with its `commit`).
      */
     const together = <T>(submit: () => T): T => {
-      const socket = (client as unknown as { connection?: { stream?: Partial<Writable> } }).connection?.stream;
+      const socket = (client as unknown as { connection?: { stream?: Partial<Writable> } }).connection
+        ?.stream;
       socket?.cork?.();
       try {
         return submit();

@@ -210,40 +210,28 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
   }
 
   /**
-   * A confirmed login's account write: the known account brought online again, or a new one
-   * (repo.putOnlineAndConfirm runs it with the login's move).
+   * A confirmed login's account as it is written when the company does not have it yet (a known
+   * one takes what a login changes of it: repo.putOnlineAndConfirm).
    */
-  function accountWrite(
-    login: LoginFacts,
-    profile: LoginProfile,
-    account: { id: string; known: boolean },
-    now: number,
-  ) {
-    const patch: repo.RejoinPatch = {
+  function newAccount(login: LoginFacts, profile: LoginProfile, now: number): repo.NewAccount {
+    return {
+      id: newId(),
+      company_id: login.company_id,
       api_account_id: login.api_account_id,
+      wxid: profile.wxid,
       nickname: profile.nickname,
       avatar: profile.avatar,
       alias: profile.alias,
       device_id: login.device_id,
       status: 'online',
       online_since: now,
+      last_offline_at: null,
       logout_reason: null,
+      expire_at: null,
       current_login_id: login.id,
+      first_login_at: now,
       last_login_at: now,
       updated_at: now,
-    };
-    if (account.known) return { known: true as const, id: account.id, patch };
-    return {
-      known: false as const,
-      row: {
-        ...patch,
-        id: account.id,
-        company_id: login.company_id,
-        wxid: profile.wxid,
-        last_offline_at: null,
-        expire_at: null,
-        first_login_at: now,
-      },
     };
   }
 
@@ -283,20 +271,12 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
     let notMoved: AppError | undefined;
     const confirm = () =>
       writes.transact(async (trx) => {
-        // PostgreSQL: the account's row locked to the end, so confirmations of one account take turns.
-        const existing = await repo.accountToConfirm(trx, login.company_id, profile.wxid);
-        before = existing;
-        if (existing?.expireAt != null && existing.expireAt <= now)
-          throw new AppError('CONFLICT', '该微信账号已到期，不能再登录');
-        // The same account online elsewhere is replaced by this login and does not count twice.
-        const counts = existing?.status !== 'online';
-        if (counts && sub.status !== 'active') throw new AppError('NOT_FOUND', '子账号已回收');
-        const accountId = existing?.id ?? newId();
         // The account goes online, the login moves and the device counts it in one step, with the
         // counts of accounts online as the company's confirmations before this one left them; on
-        // PostgreSQL they stay locked until this transaction ends, so every other confirmation of
-        // the company waits for its turn at that step and the counts are exact. There the step
-        // checks the quota itself and ends the transaction (repo.putOnlineAndConfirm).
+        // PostgreSQL the account's row and the counts stay locked until this transaction ends, so
+        // every other confirmation of the account or the company waits for its turn at that step
+        // and the counts are exact. There the step checks the quota itself and ends the transaction
+        // (repo.putOnlineAndConfirm).
         const joined = await loginQuota.putOnlineAndConfirm(
           trx,
           {
@@ -306,11 +286,18 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
             wxid: profile.wxid,
             scannedOnly,
             deviceId: login.device_id,
-            available: counts ? sub.available_num : null,
+            available: sub.available_num,
+            subActive: sub.status === 'active',
           },
-          accountWrite(login, profile, { id: accountId, known: existing !== undefined }, now),
+          newAccount(login, profile, now),
           now,
         );
+        before = joined.before;
+        if (joined.refused === 'account_expired')
+          throw new AppError('CONFLICT', '该微信账号已到期，不能再登录');
+        // A recovered sub-account brings no account online; one online elsewhere moves to this
+        // login (it does not count twice).
+        if (joined.refused === 'sub_account_recovered') throw new AppError('NOT_FOUND', '子账号已回收');
         if (joined.verdict === 'refused') {
           // PostgreSQL: refused by the statement, which wrote nothing; the same rule says why.
           assertFits(joined.quota!, sub);
@@ -318,7 +305,8 @@ export function createLogins(ctx: GatewayContext, deps: LoginDeps) {
         }
         // SQLite: checked here, and rolled back when it does not fit. (PostgreSQL has committed what
         // its statement found to fit: not checked again by a later clock.)
-        if (joined.verdict === undefined && counts && joined.confirmed) assertFits(joined.quota!, sub);
+        if (joined.verdict === undefined && joined.counted && joined.confirmed)
+          assertFits(joined.quota!, sub);
         if (!joined.confirmed) {
           notMoved = new AppError('CONFLICT', '二维码已失效');
           throw notMoved;

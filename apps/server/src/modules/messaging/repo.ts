@@ -2,7 +2,6 @@ import { ACTIVE_QR_STATES } from '@wxc/contract';
 import {
   type Expression,
   type ExpressionBuilder,
-  type InsertQueryBuilder,
   type Kysely,
   type NotNull,
   PostgresAdapter,
@@ -268,7 +267,7 @@ export async function findLoginWithAccount(
 }
 
 /** A new account's columns: all but those with a default (remark, next_send_at). */
-type NewAccount = Omit<Selectable<WxAccountsTable>, 'remark' | 'next_send_at'>;
+export type NewAccount = Omit<Selectable<WxAccountsTable>, 'remark' | 'next_send_at'>;
 const NEW_ACCOUNT_COLUMNS = ACCOUNT_COLUMN_NAMES.filter(
   (c): c is keyof NewAccount => c !== 'remark' && c !== 'next_send_at',
 );
@@ -293,9 +292,7 @@ const REJOIN_COLUMNS = [
   'last_login_at',
   'updated_at',
 ] as const satisfies ReadonlyArray<keyof Selectable<WxAccountsTable>>;
-export type RejoinPatch = Pick<Selectable<WxAccountsTable>, (typeof REJOIN_COLUMNS)[number]>;
-/** An account's insert or update in a WITH, returning its row (the two are one shape to the statement). */
-type AccountWriteCte = InsertQueryBuilder<DB, 'wx_accounts', Selectable<WxAccountsTable>>;
+type RejoinPatch = Pick<Selectable<WxAccountsTable>, (typeof REJOIN_COLUMNS)[number]>;
 
 /** Inserts an account; answers the row as written. */
 export const insertAccount = async (db: Kysely<DB>, row: NewAccount): Promise<Selectable<WxAccountsTable>> =>
@@ -374,7 +371,7 @@ const quotaOf = (row: {
  * (which says why not). `available` is the sub-account's allocation, null when the account does not
  * count (it was online already): then it always fits. No count row is none online (quotaOf).
  */
-const fitsSql = (available: number | null, now: number) =>
+const fitsSql = (available: number | null | RawBuilder<number | null>, now: number) =>
   sql<boolean>`(cast(${available} as integer) is null or (
     ("service_expires_at" is null or "service_expires_at" > ${now})
     and coalesce("slots", 0) > 0 and coalesce("company_online", 0) < "slots"
@@ -463,147 +460,153 @@ export function loginQuotaWith(
         .returningAll()
         .returning((eb) => columns(eb, companyId, subAccountId, now)),
   );
-  // PostgreSQL: a confirmation's quota, its login's move, its account's write and its device's
-  // count in one statement, which ends the transaction (COMMITS_WITH_IT): the quota is checked in it
-  // (fitsSql), and refused, it writes nothing (but the count rows it locks, made at 0 for a company's
-  // or a sub-account's first login: the same count as none). `write` is the account's insert or
-  // update (given the condition it runs under), returning its row.
-  const joinTogether = (
-    db: Kysely<DB>,
-    write: (qc: QueryCreator<DB>, whenMoved: RawBuilder<boolean>) => AccountWriteCte,
-    c: {
-      loginId: string;
-      companyId: string;
-      subAccountId: string;
-      now: number;
-      accountId: string;
-      wxid: string;
-      alsoFrom: ConfirmableState;
-      deviceId: string;
-      available: number | null;
+  // PostgreSQL: a confirmation in one statement, which ends the transaction (COMMITS_WITH_IT): the
+  // account read by its wxid (its row locked), the account's own refusals (its time ran out; it
+  // would count, and the sub-account was recovered), the quota checked (fitsSql, when the account
+  // counts: it was not online), the login's move, the account's write (the known one brought back,
+  // or the new one inserted) and the device's count. Refused, it writes nothing (but the count rows
+  // it locks, made at 0 for a company's or a sub-account's first login: the same count as none).
+  const confirmTogether = preparedQuery(
+    9 + NEW_ACCOUNT_COLUMNS.length,
+    (
+      db,
+      loginId: string,
+      companyId: string,
+      subAccountId: string,
+      now: number,
+      wxid: string,
+      alsoFrom: ConfirmableState,
+      deviceId: string,
+      available: number,
+      subActive: boolean,
+      ...values: unknown[]
+    ) => {
+      const row = Object.fromEntries(NEW_ACCOUNT_COLUMNS.map((col, i) => [col, values[i]]));
+      const existing = <T = unknown>(col: 'id' | 'status' | 'expire_at' | 'current_login_id') =>
+        sql<T>`(select ${sql.ref(col)} from "existing")`;
+      const whenMoved = sql<boolean>`exists (select 1 from "moved")`;
+      return (
+        db
+          // Confirmations of one account take turns from here to their commit.
+          .with('existing', (qc) =>
+            qc
+              .selectFrom('wx_accounts')
+              .select(['id', 'status', 'expire_at', 'current_login_id'])
+              .where('company_id', '=', companyId)
+              .where('wxid', '=', wxid)
+              .forUpdate(),
+          )
+          .with('gate', (qc) =>
+            qc.selectNoFrom([
+              sql<boolean>`coalesce(${existing('expire_at')} <= ${now}, false)`.as('expired'),
+              // The same account online elsewhere is replaced by this login and does not count twice.
+              sql<boolean>`coalesce(${existing('status')} <> 'online', true)`.as('counted'),
+            ]),
+          )
+          .with('counts', (qc) =>
+            // Company first, then sub-account: the order every write of the counts locks them in.
+            // After the account's row (read by `gate` first): an account's write locks its row, then
+            // the counts (migration 0013's triggers), and a logout racing this confirmation must not
+            // hold one while waiting for the other.
+            qc
+              .insertInto('wx_online_counts')
+              .columns(['scope', 'owner_id', 'online'])
+              .expression(
+                sql`select * from (values ('company', ${companyId}, 0), ('sub_account', ${subAccountId}, 0)) as "v" ("scope", "owner_id", "online") where (select "counted" from "gate") is not null`,
+              )
+              .onConflict((oc) =>
+                oc
+                  .columns(['scope', 'owner_id'])
+                  .doUpdateSet({ online: (eb) => eb.ref('wx_online_counts.online') }),
+              )
+              .returning(['scope', 'online']),
+          )
+          .with('quota', (qc) =>
+            qc.selectNoFrom((eb) => [
+              activeSlotsOf(sql.val(companyId), now).as('slots'),
+              eb.selectFrom('counts').select('online').where('scope', '=', 'company').as('company_online'),
+              eb.selectFrom('counts').select('online').where('scope', '=', 'sub_account').as('sub_online'),
+              serviceExpiresAtOf(sql.val(companyId)).as('service_expires_at'),
+            ]),
+          )
+          .with('verdict', (qc) =>
+            qc
+              .selectFrom(['quota', 'gate'])
+              .selectAll('quota')
+              .selectAll('gate')
+              .select(
+                fitsSql(
+                  sql<number | null>`case when "counted" then cast(${available} as integer) end`,
+                  now,
+                ).as('fits'),
+              )
+              .select(sql<boolean>`not "expired" and (not "counted" or ${subActive})`.as('account_may')),
+          )
+          .with('moved', (qc) =>
+            qc
+              .updateTable('wx_logins')
+              .set({
+                state: 'confirmed',
+                result: 'success',
+                wx_account_id: sql`coalesce(${existing('id')}, ${row.id})`,
+                wxid,
+                logged_in_at: now,
+              })
+              .where('id', '=', loginId)
+              .where('state', 'in', ['scanned', alsoFrom])
+              .where('expires_at', '>', now)
+              .where(sql<boolean>`(select "account_may" and "fits" from "verdict")`)
+              .returningAll(),
+          )
+          .with('inserted', (qc) =>
+            qc
+              .insertInto('wx_accounts')
+              .columns(NEW_ACCOUNT_COLUMNS)
+              .expression(
+                qc
+                  .selectNoFrom(NEW_ACCOUNT_COLUMNS.map((col) => sql`${row[col]}`.as(col)))
+                  .where(whenMoved)
+                  .where(sql<boolean>`not exists (select 1 from "existing")`),
+              )
+              .returningAll(),
+          )
+          .with('updated', (qc) =>
+            qc
+              .updateTable('wx_accounts')
+              .set(Object.fromEntries(REJOIN_COLUMNS.map((col) => [col, row[col]])) as RejoinPatch)
+              .where('id', '=', sql<string>`${existing('id')}`)
+              .where(whenMoved)
+              .returningAll(),
+          )
+          .with('account', (qc) =>
+            qc.selectFrom('inserted').selectAll().unionAll(qc.selectFrom('updated').selectAll()),
+          )
+          .with('device', (qc) =>
+            deviceLogin(qc as unknown as QueryCreator<DB>, deviceId, wxid, now).where(whenMoved),
+          )
+          // The verdict always comes back; the login's and the account's columns are null when
+          // nothing moved.
+          .selectFrom('verdict')
+          .leftJoin('moved', (join) => join.onTrue())
+          .leftJoin('account', (join) => join.onTrue())
+          .selectAll('moved')
+          .select(ACCOUNT_COLUMN_NAMES.map((col) => sql.ref(`account.${col}`).as(accountAlias(col))))
+          .select([
+            'verdict.slots',
+            'verdict.company_online',
+            'verdict.sub_online',
+            'verdict.service_expires_at',
+            'verdict.fits',
+            'verdict.expired',
+            'verdict.counted',
+          ])
+          .select([
+            existing<string | null>('status').as('existing_status'),
+            existing<string | null>('current_login_id').as('existing_login_id'),
+          ])
+          .modifyEnd(sql.raw(COMMITS_WITH_IT))
+      );
     },
-  ) => {
-    const whenMoved = sql<boolean>`exists (select 1 from "moved")`;
-    return (
-      db
-        .with('counts', (qc) =>
-          // Company first, then sub-account: the order every write of the counts locks them in.
-          qc
-            .insertInto('wx_online_counts')
-            .values([
-              { scope: 'company', owner_id: c.companyId, online: 0 },
-              { scope: 'sub_account', owner_id: c.subAccountId, online: 0 },
-            ])
-            .onConflict((oc) =>
-              oc
-                .columns(['scope', 'owner_id'])
-                .doUpdateSet({ online: (eb) => eb.ref('wx_online_counts.online') }),
-            )
-            .returning(['scope', 'online']),
-        )
-        .with('quota', (qc) =>
-          qc.selectNoFrom((eb) => [
-            activeSlotsOf(sql.val(c.companyId), c.now).as('slots'),
-            eb.selectFrom('counts').select('online').where('scope', '=', 'company').as('company_online'),
-            eb.selectFrom('counts').select('online').where('scope', '=', 'sub_account').as('sub_online'),
-            serviceExpiresAtOf(sql.val(c.companyId)).as('service_expires_at'),
-          ]),
-        )
-        .with('verdict', (qc) =>
-          qc.selectFrom('quota').selectAll('quota').select(fitsSql(c.available, c.now).as('fits')),
-        )
-        .with('moved', (qc) =>
-          qc
-            .updateTable('wx_logins')
-            .set({
-              state: 'confirmed',
-              result: 'success',
-              wx_account_id: c.accountId,
-              wxid: c.wxid,
-              logged_in_at: c.now,
-            })
-            .where('id', '=', c.loginId)
-            .where('state', 'in', ['scanned', c.alsoFrom])
-            .where('expires_at', '>', c.now)
-            .where(sql<boolean>`(select "fits" from "verdict")`)
-            .returningAll(),
-        )
-        .with('account', (qc) => write(qc as unknown as QueryCreator<DB>, whenMoved))
-        .with('device', (qc) =>
-          deviceLogin(qc as unknown as QueryCreator<DB>, c.deviceId, c.wxid, c.now).where(whenMoved),
-        )
-        // The quota always comes back; the login's and the account's columns are null when nothing moved.
-        .selectFrom('verdict')
-        .leftJoin('moved', (join) => join.onTrue())
-        .leftJoin('account', (join) => join.onTrue())
-        .selectAll('moved')
-        .select(ACCOUNT_COLUMN_NAMES.map((col) => sql.ref(`account.${col}`).as(accountAlias(col))))
-        .select([
-          'verdict.slots',
-          'verdict.company_online',
-          'verdict.sub_online',
-          'verdict.service_expires_at',
-          'verdict.fits',
-        ])
-        .modifyEnd(sql.raw(COMMITS_WITH_IT))
-    );
-  };
-  /** joinTogether prepared for one kind of account write: its columns' values follow the login's. */
-  const joinWriting = (
-    columns: readonly string[],
-    write: (
-      qc: QueryCreator<DB>,
-      values: Record<string, unknown>,
-      whenMoved: RawBuilder<boolean>,
-    ) => AccountWriteCte,
-  ) =>
-    preparedQuery(
-      8 + columns.length,
-      (
-        db,
-        loginId: string,
-        companyId: string,
-        subAccountId: string,
-        now: number,
-        wxid: string,
-        alsoFrom: ConfirmableState,
-        deviceId: string,
-        available: number | null,
-        ...values: unknown[]
-      ) => {
-        const row = Object.fromEntries(columns.map((col, i) => [col, values[i]]));
-        const accountId = row.id as string;
-        return joinTogether(db, (qc, whenMoved) => write(qc, row, whenMoved), {
-          loginId,
-          companyId,
-          subAccountId,
-          now,
-          accountId,
-          wxid,
-          alsoFrom,
-          deviceId,
-          available,
-        });
-      },
-    );
-  const joinNew = joinWriting(NEW_ACCOUNT_COLUMNS, (qc, row, whenMoved) =>
-    qc
-      .insertInto('wx_accounts')
-      .columns(NEW_ACCOUNT_COLUMNS)
-      .expression(
-        qc.selectNoFrom(NEW_ACCOUNT_COLUMNS.map((col) => sql`${row[col]}`.as(col))).where(whenMoved),
-      )
-      .returningAll(),
-  );
-  const joinKnown = joinWriting(
-    ['id', ...REJOIN_COLUMNS],
-    (qc, { id, ...patch }, whenMoved) =>
-      qc
-        .updateTable('wx_accounts')
-        .set(patch as RejoinPatch)
-        .where('id', '=', id as string)
-        .where(whenMoved)
-        .returningAll() as unknown as AccountWriteCte,
   );
 
   return {
@@ -641,25 +644,29 @@ export function loginQuotaWith(
       return { quota: quotaOf(row), written: fits === true };
     },
     /**
-     * A confirmation, in its transaction, after the account was read (accountToConfirm): the login
-     * becomes the account's session, the account goes online (written new, or the known one brought
-     * back) and the device remembers it and counts the login. Unless the login no longer waited for
-     * its confirmation (scanned, or waiting for its verification code unless `scannedOnly`) or its
-     * QR code's time had run out at `now`; or, when the account counts (`available` is given: it
-     * was not online), the company's service had ended or the login does not fit its slots or the
-     * sub-account's allocation. The quota counts the others' accounts online, this one not among
-     * them. PostgreSQL checks it in the statement and says so (`verdict`; refused, the caller says
-     * why: logins.ts assertFits, the same rule); SQLite leaves it to the caller (no `verdict`), who
-     * rolls back what does not fit.
+     * A confirmation, in its transaction: the account read by its wxid, if the company has it; the
+     * login becomes the account's session, the account goes online (the known one brought back:
+     * what a login changes of it, RejoinPatch; or `account` inserted) and the device remembers it
+     * and counts the login. Unless the account's time ran out (`refused`), or it would count (it was
+     * not online: `counted`) and the sub-account was recovered (`refused`); or the login no longer
+     * waited for its confirmation (scanned, or waiting for its verification code unless
+     * `scannedOnly`) or its QR code's time had run out at `now` (nothing `confirmed`); or, when the
+     * account counts, the company's service had ended or the login does not fit its slots or the
+     * sub-account's allocation (`available`). The quota counts the others' accounts online, this
+     * one not among them. PostgreSQL checks it in the statement and says so (`verdict`; refused, the
+     * caller says why: logins.ts assertFits, the same rule); SQLite leaves it to the caller (no
+     * `verdict`), who rolls back what does not fit.
      *
      * PostgreSQL, one statement, and the transaction's last (COMMITS_WITH_IT: refused, it wrote
-     * nothing): besides the writes, it locks the company's and the sub-account's count rows (an
-     * upsert, so that a company's first login has rows to lock too) and reads them as the
+     * nothing): besides the writes, it locks the account's row (confirmations of one account take
+     * turns, each seeing the one before it) and the company's and the sub-account's count rows (an
+     * upsert, so that a company's first login has rows to lock too), and reads them as the
      * confirmations before this one left them; the account joins them at the statement's end (the
      * triggers of migration 0013). Confirmations of one company take turns from within this
      * statement to their commit, which is written right behind it: no round trip to this process
-     * in between (bench/README.md, sessions 31 and 42). SQLite (one transaction at a time): the
-     * account's write, the move with the quota, the device; the caller rolls back what is refused.
+     * in between (bench/README.md, sessions 31, 42 and 44). SQLite (one transaction at a time): the
+     * account's read, its write, the move with the quota, the device; the caller rolls back what is
+     * refused.
      */
     async putOnlineAndConfirm(
       db: Kysely<DB>,
@@ -670,12 +677,18 @@ export function loginQuotaWith(
         wxid: string;
         scannedOnly: boolean;
         deviceId: string;
-        /** The sub-account's allocation, when the account counts against the quota (else null). */
-        available: number | null;
+        /** The sub-account's allocation, and whether it is in use (not recovered). */
+        available: number;
+        subActive: boolean;
       },
-      account: { known: true; id: string; patch: RejoinPatch } | { known: false; row: NewAccount },
+      account: NewAccount,
       now: number,
     ): Promise<{
+      /** The account's session before this login, when the company had the account. */
+      before?: { currentLoginId: string | null };
+      /** Whether the account counts against the quota: it was not online. */
+      counted: boolean;
+      refused?: 'account_expired' | 'sub_account_recovered';
       quota?: Quota;
       /** PostgreSQL: the statement checked the quota; `refused`: nothing was written. */
       verdict?: 'fits' | 'refused';
@@ -684,7 +697,8 @@ export function loginQuotaWith(
       // The states the login may be moved from: 'scanned', and 'need_verify' unless scannedOnly.
       const alsoFrom: ConfirmableState = login.scannedOnly ? 'scanned' : 'need_verify';
       if (db.getExecutor().adapter instanceof PostgresAdapter) {
-        const keys = [
+        const result = await confirmTogether(
+          db,
           login.id,
           login.companyId,
           login.subAccountId,
@@ -693,24 +707,46 @@ export function loginQuotaWith(
           alsoFrom,
           login.deviceId,
           login.available,
-        ] as const;
-        const result = account.known
-          ? await joinKnown(db, ...keys, account.id, ...REJOIN_COLUMNS.map((c) => account.patch[c]))
-          : await joinNew(db, ...keys, ...NEW_ACCOUNT_COLUMNS.map((c) => account.row[c]));
-        const { fits, ...rest } = result.rows[0]!;
+          login.subActive,
+          ...NEW_ACCOUNT_COLUMNS.map((c) => account[c]),
+        );
+        const { fits, expired, counted, existing_status, existing_login_id, ...rest } = result.rows[0]!;
         const { quota, rest: row } = splitQuota(rest);
         const written = takeAccount(row, ACCOUNT_COLUMN_NAMES) as Selectable<WxAccountsTable>;
+        const outcome = {
+          before: existing_status == null ? undefined : { currentLoginId: existing_login_id ?? null },
+          counted: counted === true,
+        };
+        if (expired) return { ...outcome, refused: 'account_expired' };
+        if (counted && !login.subActive) return { ...outcome, refused: 'sub_account_recovered' };
         const verdict = fits ? 'fits' : 'refused';
-        // The known account is locked (accountToConfirm), and a login moved to an account that is
-        // not there fails the statement (its foreign key): not reached.
+        // The known account is locked, and a login moved to an account that is not there fails the
+        // statement (its foreign key): not reached.
         if (row.id != null && written.id == null)
           throw new Error('the account to bring online was not found');
-        if (row.id == null) return { quota, verdict };
-        return { quota, verdict, confirmed: { login: row as Selectable<WxLoginsTable>, account: written } };
+        if (row.id == null) return { ...outcome, quota, verdict };
+        return {
+          ...outcome,
+          quota,
+          verdict,
+          confirmed: { login: row as Selectable<WxLoginsTable>, account: written },
+        };
       }
-      const written = account.known
-        ? await updateAccountReturning(db, account.id, account.patch)
-        : await insertAccount(db, account.row);
+      const existing = await accountToConfirm(db, login.companyId, login.wxid);
+      const outcome = {
+        before: existing && { currentLoginId: existing.current_login_id ?? null },
+        counted: existing?.status !== 'online',
+      };
+      if (existing?.expire_at != null && Number(existing.expire_at) <= now)
+        return { ...outcome, refused: 'account_expired' };
+      if (outcome.counted && !login.subActive) return { ...outcome, refused: 'sub_account_recovered' };
+      const written = existing
+        ? await updateAccountReturning(
+            db,
+            existing.id,
+            Object.fromEntries(REJOIN_COLUMNS.map((c) => [c, account[c]])) as RejoinPatch,
+          )
+        : await insertAccount(db, account);
       const moved = (
         await confirm(
           db,
@@ -723,17 +759,22 @@ export function loginQuotaWith(
           alsoFrom,
         )
       ).rows[0];
-      if (!moved) return {};
+      if (!moved) return outcome;
       const { quota, rest: row } = splitQuota(moved);
       // Read after the write: this account is among them.
       quota.companyOnline -= 1;
       quota.subOnline -= 1;
       await recordDeviceLogin(db, login.deviceId, login.wxid, now);
-      return { quota, confirmed: { login: row as Selectable<WxLoginsTable>, account: written } };
+      return { ...outcome, quota, confirmed: { login: row as Selectable<WxLoginsTable>, account: written } };
     },
   };
 }
 
+/**
+ * SQLite: a confirmation's first step, in its transaction (one at a time): what it needs of the
+ * account (by wxid), if the company has it already. (PostgreSQL reads it, its row locked, in the
+ * confirmation's statement.)
+ */
 const accountToConfirmQuery = preparedQuery(2, (db, companyId: string, wxid: string) =>
   db
     .selectFrom('wx_accounts')
@@ -741,37 +782,8 @@ const accountToConfirmQuery = preparedQuery(2, (db, companyId: string, wxid: str
     .where('company_id', '=', companyId)
     .where('wxid', '=', wxid),
 );
-/** PostgreSQL: the account's row locked until the transaction ends. */
-const accountToConfirmLockedQuery = preparedQuery(2, (db, companyId: string, wxid: string) =>
-  db
-    .selectFrom('wx_accounts')
-    .select(['id', 'status', 'expire_at', 'current_login_id'])
-    .where('company_id', '=', companyId)
-    .where('wxid', '=', wxid)
-    .forUpdate(),
-);
-
-/**
- * A confirmation's first step, in its transaction: what it needs of the account (by wxid), if the
- * company has it already. On PostgreSQL the account's row stays locked until the transaction ends,
- * so confirmations of one account take turns and each sees the one before it (SQLite runs one
- * transaction at a time anyway).
- */
-export async function accountToConfirm(db: Kysely<DB>, companyId: string, wxid: string) {
-  const result =
-    db.getExecutor().adapter instanceof PostgresAdapter
-      ? await accountToConfirmLockedQuery(db, companyId, wxid)
-      : await accountToConfirmQuery(db, companyId, wxid);
-  const row = result.rows[0];
-  return row
-    ? {
-        id: row.id,
-        status: row.status,
-        expireAt: row.expire_at == null ? null : Number(row.expire_at),
-        currentLoginId: row.current_login_id ?? null,
-      }
-    : undefined;
-}
+const accountToConfirm = async (db: Kysely<DB>, companyId: string, wxid: string) =>
+  (await accountToConfirmQuery(db, companyId, wxid)).rows[0];
 
 /** The accounts online of a company or a sub-account, as the database keeps them (no rows counted). */
 export async function countOnline(
