@@ -488,10 +488,10 @@ describe.each(dialects)('messaging gateway (%s)', (dialect) => {
       const { db } = t.database;
       // The phone's actions themselves, but for the refusals (its page is limited per address).
       const phone = t.app.services.simulator!.phone;
-      const logIn = async (token: string, personOf?: string) => {
+      const logIn = async (token: string) => {
         const qr = (await t.call(messagingCalls.getQrCode, {}, { token })).data;
         await phone.scan(qr.instanceId, qr.deviceId);
-        await phone.confirm(qr.instanceId, personOf ?? qr.deviceId);
+        await phone.confirm(qr.instanceId, qr.deviceId);
         return qr;
       };
       const state = async (c: Awaited<ReturnType<typeof customerWithSubAccount>>) => ({
