@@ -2,7 +2,12 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Database, openDatabase } from '../src/db/index.js';
-import { COMMITS_WITH_IT, namedStatementPool, PLAN_EACH_TIME } from '../src/db/pg-statements.js';
+import {
+  ASYNC_COMMIT,
+  COMMITS_WITH_IT,
+  namedStatementPool,
+  PLAN_EACH_TIME,
+} from '../src/db/pg-statements.js';
 import type { DB } from '../src/db/schema.js';
 import { createPgSchema, dialects, withSchemaChangeLock } from './helpers.js';
 
@@ -375,6 +380,77 @@ describe.skipIf(!dialects.includes('postgres'))('prepared statements (postgres)'
         })
         .catch(() => {});
       expect(await ids()).toEqual([20, 21, 22, 24, 26]);
+    } finally {
+      await own.destroy();
+    }
+  });
+
+  it('a statement marked ASYNC_COMMIT commits without waiting for its flush, in one write; inside a transaction the transaction decides', async () => {
+    const written: string[] = [];
+    let socketWrites = 0;
+    const pool = watchedPool(
+      (text) => written.push(text),
+      (connection) => {
+        const socket = connection.stream as unknown as Record<
+          '_write' | '_writev',
+          (...args: unknown[]) => unknown
+        >;
+        for (const method of ['_write', '_writev'] as const) {
+          const original = socket[method]!.bind(socket);
+          socket[method] = (...args: unknown[]) => {
+            socketWrites += 1;
+            return original(...args);
+          };
+        }
+      },
+    );
+    const own = new Kysely<DB>({ dialect: new PostgresDialect({ pool: namedStatementPool(pool) }) });
+    // The statement reports the setting its own transaction commits with.
+    const relaxed = (d: Kysely<DB>, id: number) =>
+      sql<{ sync: string }>`insert into items (id, name) values (${id}, 'relaxed')
+        returning current_setting('synchronous_commit') as sync ${sql.raw(ASYNC_COMMIT)}`.execute(d);
+    const setting = async () =>
+      (await sql<{ sync: string }>`select current_setting('synchronous_commit') as sync`.execute(own))
+        .rows[0]!.sync;
+    const ids = async () =>
+      (
+        await sql<{ id: number }>`select id from items where name = 'relaxed' order by id`.execute(own)
+      ).rows.map((r) => r.id);
+    try {
+      expect(await setting()).toBe('on');
+      written.length = 0;
+      socketWrites = 0;
+      expect((await relaxed(own, 40)).rows).toEqual([{ sync: 'off' }]);
+      expect(written).toEqual([
+        'begin; set local synchronous_commit = off',
+        expect.stringContaining(ASYNC_COMMIT),
+        'commit',
+      ]);
+      expect(socketWrites).toBe(1);
+      // Committed (another connection sees it), and the setting ended with its transaction.
+      const other = new pg.Client({ connectionString: url });
+      await other.connect();
+      try {
+        const seen = await other.query(`select id from ${schema.schema}.items where id = 40`);
+        expect(seen.rows).toEqual([{ id: 40 }]);
+      } finally {
+        await other.end();
+      }
+      expect(await setting()).toBe('on');
+
+      // Failing, it writes nothing and the caller sees its error; the connection is clean after it.
+      await expect(relaxed(own, 40)).rejects.toThrow(/duplicate key/);
+      expect(await setting()).toBe('on');
+      await relaxed(own, 41);
+      expect(await ids()).toEqual([40, 41]);
+
+      // Inside a transaction it is a statement like any other: the transaction's commit waits.
+      written.length = 0;
+      await own.transaction().execute(async (trx) => {
+        expect((await relaxed(trx, 42)).rows).toEqual([{ sync: 'on' }]);
+      });
+      expect(written).toEqual(['begin', expect.stringContaining(ASYNC_COMMIT), 'commit']);
+      expect(await ids()).toEqual([40, 41, 42]);
     } finally {
       await own.destroy();
     }

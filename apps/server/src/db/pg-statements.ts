@@ -33,6 +33,20 @@ export const PLAN_EACH_TIME = '/* plan each time */';
 export const COMMITS_WITH_IT = '/* commits with it */';
 
 /**
+ * A statement whose text holds this comment, run outside a transaction, commits without waiting for
+ * its WAL to reach the disk (PostgreSQL's asynchronous commit: `synchronous_commit = off` for its
+ * own transaction only). A crash of the database server may lose it, with the other commits of its
+ * last moments (at most three times `wal_writer_delay`, 0.6 s by default); nothing is ever left half
+ * written, and every commit that waits (the default) flushes what was committed before it. So only
+ * for writes whose loss is harmless: state that ends by itself and is made again (a QR code, its
+ * scan: the user scans once more), counters (rate windows), and what is done again anyway when lost
+ * (a callback's delivery is delivered again; the envelope's eventId lets the receiver drop it).
+ * The pool writes it as `begin; set local synchronous_commit = off`, the statement, `commit`, in one
+ * write and one round trip. Inside a transaction the transaction's own commit decides: ignored.
+ */
+export const ASYNC_COMMIT = '/* async commit */';
+
+/**
  * PostgreSQL parses and plans an unnamed statement again on every execution, and node-postgres sends
  * every query unnamed. Through this pool a statement with parameters runs as a named prepared
  * statement instead: each connection parses its text once, then only binds and executes it (a
@@ -167,6 +181,23 @@ export function namedStatementPool(
       if (committedWith !== undefined)
         return Promise.reject(new Error(`a statement after the one that committed its transaction: ${text}`));
       const inTransaction = transactionOpen || client.getTransactionStatus() !== 'I';
+      if (!inTransaction && text.includes(ASYNC_COMMIT)) {
+        return together(() => {
+          if (replanDue(client, false)) void client.query('discard plans').catch(() => {});
+          // As a held `begin`: if it fails, the connection failed, and so does the statement.
+          void client.query(ASYNC_COMMIT_OPENING).catch(() => {});
+          const answer = send(text, values, true);
+          // A failed statement makes this commit a rollback; a commit that fails is the statement's error.
+          const commit = client.query('commit');
+          return answer.then(
+            (result) => commit.then(() => result),
+            (err) => {
+              commit.catch(() => {});
+              throw err;
+            },
+          );
+        });
+      }
       if (transactionOpen && text.includes(COMMITS_WITH_IT)) {
         return together(() => {
           sendHeldBegin();
@@ -212,6 +243,9 @@ export function namedStatementPool(
 
 /** A transaction's opening the pool holds back: `begin`, alone or with `set local …` after it. */
 const OPENS_TRANSACTION = /^begin(;|$)/;
+
+/** The opening of a statement's own transaction when it is marked ASYNC_COMMIT. */
+const ASYNC_COMMIT_OPENING = 'begin; set local synchronous_commit = off';
 
 /** What a held `begin` (or the end of a transaction that never sent it) answers Kysely. */
 const NOTHING_SENT = { command: 'BEGIN', rowCount: null, rows: [] };

@@ -11,7 +11,7 @@ import {
   sql,
   type Updateable,
 } from 'kysely';
-import { COMMITS_WITH_IT, PLAN_EACH_TIME } from '../../db/pg-statements.js';
+import { ASYNC_COMMIT, COMMITS_WITH_IT, PLAN_EACH_TIME } from '../../db/pg-statements.js';
 import {
   insertManyTogether,
   preparedInsert,
@@ -137,6 +137,7 @@ export async function moveLogin(
     .where('state', 'in', from)
     .$if(unexpiredAt !== undefined, (q) => q.where('expires_at', '>', unexpiredAt!))
     .returningAll()
+    .modifyEnd(sql.raw(ASYNC_COMMIT)) // a QR code's steps before its confirmation: made again if lost
     .executeTakeFirst();
 }
 
@@ -437,7 +438,8 @@ export function loginQuotaWith(
             .expression(rowsIfFits('wx_logins', LOGIN_COLUMN_NAMES, logins)),
         )
         .selectFrom('verdict')
-        .select(['slots', 'company_online', 'sub_online', 'service_expires_at', 'fits']),
+        .select(['slots', 'company_online', 'sub_online', 'service_expires_at', 'fits'])
+        .modifyEnd(sql.raw(ASYNC_COMMIT)), // a QR code lost in a crash is asked for again
   );
   const confirm = preparedQuery(
     7,

@@ -1,4 +1,5 @@
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
+import { ASYNC_COMMIT } from '../../db/pg-statements.js';
 import type { DB } from '../../db/schema.js';
 
 /**
@@ -19,7 +20,7 @@ export async function hitMany(
     // The same upsert with the batch as three arrays: one statement text for every batch size
     // (prepared once per connection), and nothing for Kysely to build per batch (a builder with
     // one row per key cost ~4 % of the server's time in a PostgreSQL login benchmark).
-    const { rows } = await sql<{ key: string; count: number; reset_at: number }>`
+    const { rows } = await sql<{ key: string; count: number; reset_at: number }>`${sql.raw(ASYNC_COMMIT)}
       insert into rate_windows (key, count, reset_at)
       select h.key, h.n, ${now}::bigint + h.window_ms
         from unnest(${sorted.map((h) => h.key)}::text[], ${sorted.map((h) => h.n)}::int[],
