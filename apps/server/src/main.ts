@@ -22,6 +22,8 @@ async function main() {
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     poolSize: config.databasePoolSize,
+    // The process that serves opens its connections now; a primary of workers only migrates.
+    keepConnectionsOpen: !primaryOfMany,
     preparedStatements: config.databasePreparedStatements,
     sqliteFile: path.join(config.dataDir, 'app.sqlite'),
     warn: (message) => rootLogger(config).warn(message),

@@ -1,6 +1,8 @@
 import { authCalls, ErrorCatalogue, packageCalls } from '@wxc/contract';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, dialects, registerCompany, type TestApp } from './helpers.js';
+import { openDatabase } from '../src/db/index.js';
+import { createPgSchema, createTestApp, dialects, registerCompany, type TestApp } from './helpers.js';
 
 /**
  * Keeps the event loop busy (a 150 ms busy wait per turn, requests served in between) until
@@ -116,3 +118,43 @@ describe.runIf(dialects.includes('postgres'))('overload: no free database connec
     expect((await t.call(packageCalls.list, {}, { token: company.token })).code).toBe('200');
   });
 });
+
+describe.runIf(dialects.includes('postgres'))(
+  'the server pool opens its connections at start (postgres)',
+  () => {
+    /** When the backends of three queries run at once started, each on a connection of its own. */
+    async function backendStarts(keepConnectionsOpen: boolean) {
+      const schema = await createPgSchema();
+      const database = await openDatabase({
+        databaseUrl: process.env.TEST_DATABASE_URL,
+        pgSchema: schema.schema,
+        poolSize: 3,
+        keepConnectionsOpen,
+      });
+      const opened = Date.now();
+      try {
+        // Each holds its connection 100 ms, so the three need all three connections.
+        const rows = await Promise.all(
+          [0, 1, 2].map(async () => {
+            const { rows } = await sql<{ pid: number; started: Date }>`select pg_backend_pid() as pid,
+            (select backend_start from pg_stat_activity where pid = pg_backend_pid()) as started,
+            pg_sleep(0.1)::text as slept`.execute(database.db);
+            return rows[0]!;
+          }),
+        );
+        expect(new Set(rows.map((r) => r.pid)).size).toBe(3);
+        return { opened, starts: rows.map((r) => r.started.getTime()) };
+      } finally {
+        await database.close();
+        await schema.drop();
+      }
+    }
+
+    it('every connection is open before openDatabase returns; without keepConnectionsOpen they open on demand', async () => {
+      const kept = await backendStarts(true);
+      for (const started of kept.starts) expect(started).toBeLessThanOrEqual(kept.opened);
+      const onDemand = await backendStarts(false);
+      for (const started of onDemand.starts) expect(started).toBeGreaterThanOrEqual(onDemand.opened);
+    });
+  },
+);

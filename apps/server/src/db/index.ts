@@ -38,6 +38,13 @@ export interface OpenOptions {
   poolSize?: number;
   /** How long a query waits for a free connection (default POOL_WAIT_MS; tests shorten it). */
   poolWaitMs?: number;
+  /**
+   * PostgreSQL: every connection of the pool opened before this returns, and kept while idle (the
+   * server). Without it a connection opens when first needed and closes after 10 s idle, so the first
+   * requests after a start, or after a quiet spell, wait for new backends (a fork, the
+   * authentication; bench/README.md, session 45). Off for tests and one-off tools.
+   */
+  keepConnectionsOpen?: boolean;
   /** PostgreSQL: statements with parameters prepared once per connection (default; db/pg-statements.ts). */
   preparedStatements?: boolean;
   /** PostgreSQL: the clock of the prepared statements' replanning rounds (db/pg-statements.ts; tests move it). */
@@ -57,17 +64,32 @@ export const POOL_WAIT_MS = 5_000;
 export const isPoolWaitTimeout = (err: { message?: string }) =>
   err.message === 'timeout exceeded when trying to connect';
 
+/** Opens `n` connections of `pool` at once and gives them back to it (idle); throws if one fails. */
+async function openConnections(pool: pg.Pool, n: number) {
+  const opened = await Promise.allSettled(Array.from({ length: n }, () => pool.connect()));
+  for (const o of opened) if (o.status === 'fulfilled') o.value.release();
+  const failed = opened.find((o) => o.status === 'rejected');
+  if (failed) {
+    await pool.end();
+    throw failed.reason;
+  }
+}
+
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.databaseUrl) {
+    const poolSize = opts.poolSize ?? 20;
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
-      max: opts.poolSize ?? 20,
+      max: poolSize,
+      // pg-pool closes idle connections only above `min`.
+      ...(opts.keepConnectionsOpen ? { min: poolSize } : {}),
       connectionTimeoutMillis: opts.poolWaitMs ?? POOL_WAIT_MS,
       // Queries written without waiting for the answers before them (namedStatementPool sends a
       // transaction's `begin` with its first statement); each still gets its own answer, in order.
       pipeline: opts.preparedStatements !== false,
       ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
     });
+    if (opts.keepConnectionsOpen) await openConnections(pool, poolSize);
     const db = new Kysely<DB>({
       dialect: new PostgresDialect({
         pool:
