@@ -39,10 +39,12 @@ export const COMMITS_WITH_IT = '/* commits with it */';
  * last moments (at most three times `wal_writer_delay`, 0.6 s by default); nothing is ever left half
  * written, and every commit that waits (the default) flushes what was committed before it. So only
  * for writes whose loss is harmless: state that ends by itself and is made again (a QR code, its
- * scan: the user scans once more), counters (rate windows), and what is done again anyway when lost
- * (a callback's delivery is delivered again; the envelope's eventId lets the receiver drop it).
- * The pool writes it as `begin; set local synchronous_commit = off`, the statement, `commit`, in one
- * write and one round trip. Inside a transaction the transaction's own commit decides: ignored.
+ * scan: the user scans once more) and counters (rate windows). (Callbacks' delivered settles were
+ * tried: answered sooner, they left in smaller batches, and the database's CPU a send grew;
+ * bench/README.md, session 45.) The pool writes it as `begin; set local synchronous_commit = off`,
+ * the statement, `commit`, in one write and one round trip; being in a transaction, it fails once
+ * after another process's schema change instead of being run again. Inside a caller's transaction
+ * the transaction's own commit decides: ignored.
  */
 export const ASYNC_COMMIT = '/* async commit */';
 
