@@ -74,6 +74,21 @@ describe.skipIf(!dialects.includes('postgres'))('prepared statements (postgres)'
     return pool;
   };
 
+  /** Calls `counted` on each of the socket's own writes (a corked stream hands them over as one writev). */
+  const onSocketWrite = (connection: { stream: NodeJS.WritableStream }, counted: () => void) => {
+    const socket = connection.stream as unknown as Record<
+      '_write' | '_writev',
+      (...args: unknown[]) => unknown
+    >;
+    for (const method of ['_write', '_writev'] as const) {
+      const original = socket[method]!.bind(socket);
+      socket[method] = (...args: unknown[]) => {
+        counted();
+        return original(...args);
+      };
+    }
+  };
+
   beforeAll(async () => {
     schema = await createPgSchema();
     // One connection: every query below runs on the same one, so its prepared statements are seen.
@@ -238,23 +253,13 @@ describe.skipIf(!dialects.includes('postgres'))('prepared statements (postgres)'
   });
 
   it('what a transaction writes at once leaves in one write to the socket: begin with its first statement, a statement with its commit', async () => {
-    // The socket's own writes (a corked stream hands them over together, as one writev).
     let socketWrites = 0;
     const pool = watchedPool(
       () => {},
-      (connection) => {
-        const socket = connection.stream as unknown as Record<
-          '_write' | '_writev',
-          (...args: unknown[]) => unknown
-        >;
-        for (const method of ['_write', '_writev'] as const) {
-          const original = socket[method]!.bind(socket);
-          socket[method] = (...args: unknown[]) => {
-            socketWrites += 1;
-            return original(...args);
-          };
-        }
-      },
+      (connection) =>
+        onSocketWrite(connection, () => {
+          socketWrites += 1;
+        }),
     );
     const own = new Kysely<DB>({ dialect: new PostgresDialect({ pool: namedStatementPool(pool) }) });
     const insert = (d: Kysely<DB>, id: number, mark = '') =>
@@ -390,19 +395,10 @@ describe.skipIf(!dialects.includes('postgres'))('prepared statements (postgres)'
     let socketWrites = 0;
     const pool = watchedPool(
       (text) => written.push(text),
-      (connection) => {
-        const socket = connection.stream as unknown as Record<
-          '_write' | '_writev',
-          (...args: unknown[]) => unknown
-        >;
-        for (const method of ['_write', '_writev'] as const) {
-          const original = socket[method]!.bind(socket);
-          socket[method] = (...args: unknown[]) => {
-            socketWrites += 1;
-            return original(...args);
-          };
-        }
-      },
+      (connection) =>
+        onSocketWrite(connection, () => {
+          socketWrites += 1;
+        }),
     );
     const own = new Kysely<DB>({ dialect: new PostgresDialect({ pool: namedStatementPool(pool) }) });
     // The statement reports the setting its own transaction commits with.
